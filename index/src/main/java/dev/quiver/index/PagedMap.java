@@ -1,0 +1,225 @@
+package dev.quiver.index;
+
+import net.openhft.chronicle.map.ChronicleMap;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.function.BiConsumer;
+
+/**
+ * A persistent map from a 64-bit page key to a byte blob, stored in one Chronicle Map file.
+ *
+ * <p>Every persistent structure of a world (table chunks, entity pages, the component index, the
+ * reverse index, the name index) is a {@code PagedMap}: the structure decides what a page is, and
+ * the map stores whole pages, so a transaction writes each touched page once (DESIGN.md contract 5:
+ * no per-entity round trips). A blob larger than {@link #SEGMENT_BYTES} is split over several
+ * Chronicle entries (segments) because a Chronicle Map entry has a bounded size.
+ *
+ * <p>Chronicle key layout: 10 bytes, the page key (big-endian long) then the segment number
+ * (unsigned short). Segment 0 starts with the segment count (4 bytes). Not thread-safe.
+ */
+public final class PagedMap implements AutoCloseable {
+    /** Largest payload stored in one Chronicle entry, in bytes. */
+    public static final int SEGMENT_BYTES = 32 * 1024;
+
+    private final ChronicleMap<byte[], byte[]> map;
+    private final String name;
+
+    private PagedMap(ChronicleMap<byte[], byte[]> map, String name) {
+        this.map = map;
+        this.name = name;
+    }
+
+    static {
+        ChronicleSupport.init();
+    }
+
+    /**
+     * Opens (creating if missing) the map file.
+     *
+     * @param file           the Chronicle Map file
+     * @param name           a name for diagnostics
+     * @param entries        expected number of entries; the map grows beyond it up to 1000 times
+     * @param averageValue   expected average blob size in bytes
+     * @param recover        true after an unclean shutdown: Chronicle's recovery releases segment
+     *                       locks a killed process held and repairs its headers
+     * @throws StoreException when the file cannot be opened or is not a Chronicle Map
+     */
+    public static PagedMap open(Path file, String name, long entries, int averageValue, boolean recover) {
+        try {
+            var builder = ChronicleMap.of(byte[].class, byte[].class)
+                    .name(name)
+                    .constantKeySizeBySample(new byte[10])
+                    .averageValueSize(Math.max(16, averageValue))
+                    .entries(Math.max(1024, entries))
+                    .maxBloatFactor(1000);
+            File f = file.toFile();
+            ChronicleMap<byte[], byte[]> m = recover && f.exists()
+                    ? builder.recoverPersistedTo(f, false)
+                    : builder.createPersistedTo(f);
+            return new PagedMap(m, name);
+        } catch (IOException e) {
+            throw new StoreException("cannot open " + file + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw new StoreException("corrupt or unreadable map file " + file + ": " + e, e);
+        }
+    }
+
+    private static byte[] key(long page, int segment) {
+        byte[] k = new byte[10];
+        for (int i = 0; i < 8; i++) {
+            k[i] = (byte) (page >>> (56 - 8 * i));
+        }
+        k[8] = (byte) (segment >>> 8);
+        k[9] = (byte) segment;
+        return k;
+    }
+
+    private static long pageOf(byte[] k) {
+        long p = 0;
+        for (int i = 0; i < 8; i++) {
+            p = (p << 8) | (k[i] & 0xFF);
+        }
+        return p;
+    }
+
+    private static int segmentOf(byte[] k) {
+        return ((k[8] & 0xFF) << 8) | (k[9] & 0xFF);
+    }
+
+    private static int readInt(byte[] b, int off) {
+        return ((b[off] & 0xFF) << 24) | ((b[off + 1] & 0xFF) << 16) | ((b[off + 2] & 0xFF) << 8) | (b[off + 3] & 0xFF);
+    }
+
+    /** The blob of a page, or null when absent. */
+    public byte[] get(long page) {
+        byte[] first = map.get(key(page, 0));
+        if (first == null) {
+            return null;
+        }
+        int segments = readInt(first, 0);
+        if (segments == 1) {
+            return Arrays.copyOfRange(first, 4, first.length);
+        }
+        byte[][] parts = new byte[segments][];
+        parts[0] = Arrays.copyOfRange(first, 4, first.length);
+        for (int s = 1; s < segments; s++) {
+            parts[s] = map.get(key(page, s));
+            if (parts[s] == null) {
+                throw new StoreException(name + ": page " + page + " misses segment " + s);
+            }
+        }
+        return concat(parts);
+    }
+
+    private static byte[] concat(byte[][] parts) {
+        int n = 0;
+        for (byte[] p : parts) {
+            n += p.length;
+        }
+        byte[] out = new byte[n];
+        int o = 0;
+        for (byte[] p : parts) {
+            System.arraycopy(p, 0, out, o, p.length);
+            o += p.length;
+        }
+        return out;
+    }
+
+    /** Stores a page blob, replacing the old one; null removes it. */
+    public void put(long page, byte[] value) {
+        if (value == null) {
+            remove(page);
+            return;
+        }
+        int oldSegments = segmentCount(page);
+        int segments = Math.max(1, (value.length + SEGMENT_BYTES - 1) / SEGMENT_BYTES);
+        for (int s = 0; s < segments; s++) {
+            int from = s * SEGMENT_BYTES, to = Math.min(value.length, from + SEGMENT_BYTES);
+            byte[] part;
+            if (s == 0) {
+                part = new byte[4 + (to - from)];
+                part[0] = (byte) (segments >>> 24);
+                part[1] = (byte) (segments >>> 16);
+                part[2] = (byte) (segments >>> 8);
+                part[3] = (byte) segments;
+                System.arraycopy(value, from, part, 4, to - from);
+            } else {
+                part = Arrays.copyOfRange(value, from, to);
+            }
+            map.put(key(page, s), part);
+        }
+        for (int s = segments; s < oldSegments; s++) {
+            map.remove(key(page, s));
+        }
+    }
+
+    private int segmentCount(long page) {
+        byte[] first = map.get(key(page, 0));
+        return first == null ? 0 : readInt(first, 0);
+    }
+
+    /** Removes a page (all its segments). */
+    public void remove(long page) {
+        int n = segmentCount(page);
+        for (int s = 0; s < n; s++) {
+            map.remove(key(page, s));
+        }
+    }
+
+    /**
+     * Calls {@code action} once per page with its whole blob, in no particular order. Multi-segment
+     * pages are reassembled.
+     */
+    public void forEach(BiConsumer<Long, byte[]> action) {
+        var multi = new java.util.HashMap<Long, byte[][]>();
+        map.forEachEntry(e -> {
+            byte[] k = e.key().get();
+            byte[] v = e.value().get();
+            long page = pageOf(k);
+            int seg = segmentOf(k);
+            if (seg == 0 && readInt(v, 0) == 1) {
+                action.accept(page, Arrays.copyOfRange(v, 4, v.length));
+                return;
+            }
+            byte[][] parts = multi.computeIfAbsent(page, p -> new byte[seg == 0 ? readInt(v, 0) : 0][]);
+            if (seg == 0 && parts.length == 0) {
+                parts = new byte[readInt(v, 0)][];
+                multi.put(page, parts);
+            }
+            if (seg >= parts.length) {
+                byte[][] grown = Arrays.copyOf(parts, seg + 1);
+                multi.put(page, grown);
+                parts = grown;
+            }
+            parts[seg] = seg == 0 ? Arrays.copyOfRange(v, 4, v.length) : v;
+        });
+        for (var en : multi.entrySet()) {
+            byte[][] parts = en.getValue();
+            for (int i = 0; i < parts.length; i++) {
+                if (parts[i] == null) {
+                    throw new StoreException(name + ": page " + en.getKey() + " misses segment " + i);
+                }
+            }
+            action.accept(en.getKey(), concat(parts));
+        }
+    }
+
+    /** Number of Chronicle entries (segments, not pages). */
+    public long entryCount() {
+        return map.longSize();
+    }
+
+    /** Removes every page. */
+    public void clear() {
+        map.clear();
+    }
+
+    @Override
+    public void close() {
+        map.close();
+    }
+}

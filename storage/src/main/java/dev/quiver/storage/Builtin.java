@@ -1,0 +1,78 @@
+package dev.quiver.storage;
+
+import dev.quiver.index.Ids;
+
+/**
+ * The builtin entities every world has, at fixed indices with generation 0 (Flecs v4 builtins:
+ * traits, cleanup conditions and actions, ChildOf, IsA, Prefab, ...). They are named root
+ * entities and cannot be deleted.
+ */
+public final class Builtin {
+    private Builtin() {}
+
+    public static final long WILDCARD = Ids.WILDCARD;
+    public static final long ANY = Ids.ANY;
+    public static final long CHILD_OF = 3;
+    public static final long IS_A = 4;
+    public static final long TRANSITIVE = 5;
+    public static final long REFLEXIVE = 6;
+    public static final long EXCLUSIVE = 7;
+    public static final long SYMMETRIC = 8;
+    public static final long ACYCLIC = 9;
+    public static final long TRAVERSABLE = 10;
+    public static final long WITH = 11;
+    public static final long ONE_OF = 12;
+    public static final long FINAL = 13;
+    public static final long PAIR_IS_TAG = 14;
+    public static final long ON_DELETE = 15;
+    public static final long ON_DELETE_TARGET = 16;
+    public static final long REMOVE = 17;
+    public static final long DELETE = 18;
+    public static final long PANIC = 19;
+    public static final long PREFAB = 20;
+    public static final long DISABLED = 21;
+    public static final long COMPONENT = 22;
+    public static final long SINGLETON = 23;
+    public static final long ON_INSTANTIATE = 24;
+    public static final long OVERRIDE = 25;
+    public static final long INHERIT = 26;
+    public static final long DONT_INHERIT = 27;
+
+    /** First entity index handed to user entities. */
+    public static final int FIRST_USER_INDEX = 256;
+
+    /** Names by index; null where unused. Index 1 and 2 are the wildcards. */
+    static final String[] NAMES = new String[FIRST_USER_INDEX];
+
+    static {
+        String[] n = {null, "*", "_", "ChildOf", "IsA", "Transitive", "Reflexive", "Exclusive", "Symmetric",
+            "Acyclic", "Traversable", "With", "OneOf", "Final", "PairIsTag", "OnDelete", "OnDeleteTarget",
+            "Remove", "Delete", "Panic", "Prefab", "Disabled", "Component", "Singleton", "OnInstantiate",
+            "Override", "Inherit", "DontInherit"};
+        System.arraycopy(n, 0, NAMES, 0, n.length);
+    }
+
+    /** Older spellings accepted as input (FEATURES.md 0.3): OnDeleteObject, Tag, Union... */
+    static long alias(String name) {
+        switch (name) {
+            case "OnDeleteObject": return ON_DELETE_TARGET;
+            case "Tag": return PAIR_IS_TAG;
+            case "Wildcard": return WILDCARD;
+            case "Any": return ANY;
+            default: return 0;
+        }
+    }
+
+    /** True for the builtin entity indices (below {@link #FIRST_USER_INDEX}). */
+    public static boolean isBuiltin(long entity) {
+        int i = Ids.index(entity);
+        return i > 0 && i < FIRST_USER_INDEX && !Ids.isPair(entity);
+    }
+
+    /** Number of builtin entities defined. */
+    static int count() {
+        int c = 0;
+        for (String s : NAMES) if (s != null) c++;
+        return c;
+    }
+}

@@ -1,0 +1,112 @@
+package dev.quiver.storage;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The data of one component (or data-carrying pair) in one table: one array per schema field,
+ * indexed by row. Numeric, bool and entity fields are raw 64-bit words ({@link FieldType#toRaw});
+ * string fields are String arrays.
+ */
+public final class Column {
+    private final long id;
+    private final Schema schema;
+    private final long[][] words;
+    private final String[][] strings;
+
+    Column(long id, Schema schema, int capacity) {
+        this.id = id;
+        this.schema = schema;
+        int n = schema.size();
+        words = new long[n][];
+        strings = new String[n][];
+        for (int f = 0; f < n; f++) {
+            if (schema.field(f).type() == FieldType.STRING) {
+                strings[f] = new String[capacity];
+            } else {
+                words[f] = new long[capacity];
+            }
+        }
+    }
+
+    /** The id this column stores (a component or a pair). */
+    public long id() {
+        return id;
+    }
+
+    public Schema schema() {
+        return schema;
+    }
+
+    /** Raw word of a non-string field. */
+    public long word(int field, int row) {
+        return words[field][row];
+    }
+
+    /** An f64 field as double (no type check; the hot path of numeric queries). */
+    public double f64(int field, int row) {
+        return Double.longBitsToDouble(words[field][row]);
+    }
+
+    /** A field as a Java value (Float, Double, Integer, Long, Boolean, String). */
+    public Object value(int field, int row) {
+        FieldType t = schema.field(field).type();
+        return t == FieldType.STRING ? strings[field][row] : t.fromRaw(words[field][row]);
+    }
+
+    /** The whole row as an ordered field-name map. */
+    public Map<String, Object> row(int row) {
+        var m = new LinkedHashMap<String, Object>();
+        for (int f = 0; f < schema.size(); f++) {
+            m.put(schema.field(f).name(), value(f, row));
+        }
+        return m;
+    }
+
+    void setWord(int field, int row, long w) {
+        words[field][row] = w;
+    }
+
+    void setString(int field, int row, String s) {
+        strings[field][row] = s;
+    }
+
+    void grow(int capacity) {
+        for (int f = 0; f < words.length; f++) {
+            if (words[f] != null) {
+                words[f] = Arrays.copyOf(words[f], capacity);
+            } else {
+                strings[f] = Arrays.copyOf(strings[f], capacity);
+            }
+        }
+    }
+
+    void zero(int row) {
+        for (int f = 0; f < words.length; f++) {
+            if (words[f] != null) {
+                words[f][row] = 0;
+            } else {
+                strings[f][row] = "";
+            }
+        }
+    }
+
+    void copyRow(int from, Column dst, int to) {
+        for (int f = 0; f < words.length; f++) {
+            if (words[f] != null) {
+                dst.words[f][to] = words[f][from];
+            } else {
+                dst.strings[f][to] = strings[f][from];
+            }
+        }
+    }
+
+    void clear(int row) {
+        for (int f = 0; f < strings.length; f++) {
+            if (strings[f] != null) {
+                strings[f][row] = null;
+            }
+        }
+    }
+}

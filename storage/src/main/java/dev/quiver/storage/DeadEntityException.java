@@ -1,0 +1,12 @@
+package dev.quiver.storage;
+
+import dev.quiver.index.QuiverException;
+
+/** An entity id that is not alive (deleted, or a stale generation). */
+public class DeadEntityException extends QuiverException {
+    private static final long serialVersionUID = 1L;
+
+    public DeadEntityException(String message) {
+        super(message);
+    }
+}

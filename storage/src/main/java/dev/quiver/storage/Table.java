@@ -1,0 +1,126 @@
+package dev.quiver.storage;
+
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+
+import java.util.Arrays;
+
+/**
+ * An archetype table: every entity whose type (sorted id vector) is exactly {@link #type()}.
+ * Rows are entities; there is one {@link Column} per id in the type that carries data. Tables
+ * are created the first time their type appears and live as long as the world (Flecs v4
+ * archetypes). Read-only to other modules; the world mutates it.
+ */
+public final class Table {
+    private final int id;
+    private final long[] type;
+    private final Column[] columns;
+    private final long[] columnIds;
+    private long[] entities;
+    private int count;
+    final Long2ObjectOpenHashMap<Table> addEdges = new Long2ObjectOpenHashMap<>();
+    final Long2ObjectOpenHashMap<Table> removeEdges = new Long2ObjectOpenHashMap<>();
+
+    Table(int id, long[] type, long[] columnIds, Schema[] schemas) {
+        this.id = id;
+        this.type = type;
+        this.columnIds = columnIds;
+        this.columns = new Column[columnIds.length];
+        int cap = 4;
+        for (int i = 0; i < columnIds.length; i++) {
+            columns[i] = new Column(columnIds[i], schemas[i], cap);
+        }
+        entities = new long[cap];
+    }
+
+    /** Table id, stable across reopen. Table 0 is the root table (empty type). */
+    public int id() {
+        return id;
+    }
+
+    /** The sorted id vector. Do not modify. */
+    public long[] type() {
+        return type;
+    }
+
+    /** Number of rows. */
+    public int count() {
+        return count;
+    }
+
+    /** The entity at a row. */
+    public long entity(int row) {
+        return entities[row];
+    }
+
+    /** The entity array; valid up to {@link #count()}. Do not modify. */
+    public long[] entities() {
+        return entities;
+    }
+
+    /** True when the type holds {@code id} exactly (binary search; no wildcards). */
+    public boolean hasId(long id) {
+        return Arrays.binarySearch(type, id) >= 0;
+    }
+
+    /** Position of an id in the type, or a negative value. */
+    public int indexOf(long id) {
+        return Arrays.binarySearch(type, id);
+    }
+
+    /** The column storing {@code id}, or null when the id has no data here. */
+    public Column column(long id) {
+        for (int i = 0; i < columnIds.length; i++) {
+            if (columnIds[i] == id) {
+                return columns[i];
+            }
+        }
+        return null;
+    }
+
+    /** All columns, in type order. Do not modify. */
+    public Column[] columns() {
+        return columns;
+    }
+
+    int append(long entity) {
+        if (count == entities.length) {
+            int cap = Math.max(8, count * 2);
+            entities = Arrays.copyOf(entities, cap);
+            for (Column c : columns) {
+                c.grow(cap);
+            }
+        }
+        entities[count] = entity;
+        for (Column c : columns) {
+            c.zero(count);
+        }
+        return count++;
+    }
+
+    /**
+     * Removes a row by moving the last row into it.
+     *
+     * @return the entity that moved into {@code row}, or 0 when the last row was removed
+     */
+    long removeSwap(int row) {
+        int last = --count;
+        long moved = 0;
+        if (row != last) {
+            moved = entities[last];
+            entities[row] = moved;
+            for (Column c : columns) {
+                c.copyRow(last, c, row);
+            }
+        }
+        entities[last] = 0;
+        for (Column c : columns) {
+            c.clear(last);
+        }
+        return moved;
+    }
+
+    @Override
+    public String toString() {
+        return "Table#" + id + Arrays.toString(type);
+    }
+}
