@@ -1,0 +1,104 @@
+package dev.quiver.storage;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/** Big-endian page encoding: fixed-width integers and length-prefixed UTF-8 strings. */
+final class Bytes {
+    private Bytes() {}
+
+    static final class Writer {
+        private byte[] buf;
+        private int n;
+
+        Writer(int capacity) {
+            buf = new byte[capacity];
+        }
+
+        private void need(int k) {
+            if (n + k > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, n + k));
+            }
+        }
+
+        void u8(int v) {
+            need(1);
+            buf[n++] = (byte) v;
+        }
+
+        void i32(int v) {
+            need(4);
+            buf[n++] = (byte) (v >>> 24);
+            buf[n++] = (byte) (v >>> 16);
+            buf[n++] = (byte) (v >>> 8);
+            buf[n++] = (byte) v;
+        }
+
+        void i64(long v) {
+            need(8);
+            for (int s = 56; s >= 0; s -= 8) {
+                buf[n++] = (byte) (v >>> s);
+            }
+        }
+
+        void str(String s) {
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            i32(b.length);
+            need(b.length);
+            System.arraycopy(b, 0, buf, n, b.length);
+            n += b.length;
+        }
+
+        byte[] toBytes() {
+            return Arrays.copyOf(buf, n);
+        }
+    }
+
+    static final class Reader {
+        private final byte[] b;
+        private int p;
+
+        Reader(byte[] b) {
+            this.b = b;
+        }
+
+        private void need(int k) {
+            if (p + k > b.length) {
+                throw new dev.quiver.index.StoreException("truncated page: need " + k + " bytes at " + p + " of " + b.length);
+            }
+        }
+
+        int u8() {
+            need(1);
+            return b[p++] & 0xFF;
+        }
+
+        int i32() {
+            need(4);
+            int v = ((b[p] & 0xFF) << 24) | ((b[p + 1] & 0xFF) << 16) | ((b[p + 2] & 0xFF) << 8) | (b[p + 3] & 0xFF);
+            p += 4;
+            return v;
+        }
+
+        long i64() {
+            need(8);
+            long v = 0;
+            for (int i = 0; i < 8; i++) {
+                v = (v << 8) | (b[p + i] & 0xFF);
+            }
+            p += 8;
+            return v;
+        }
+
+        String str() {
+            int len = i32();
+            if (len < 0) {
+                throw new dev.quiver.index.StoreException("corrupt page: negative string length");
+            }
+            need(len);
+            String s = new String(b, p, len, StandardCharsets.UTF_8);
+            p += len;
+            return s;
+        }
+    }
+}

@@ -1,0 +1,265 @@
+package dev.quiver.storage;
+
+import dev.quiver.index.ChronicleSupport;
+import dev.quiver.index.PagedMap;
+import dev.quiver.index.StoreException;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The files of a world directory: one Chronicle Map file per persistent structure
+ * ({@link #MAP_NAMES}), the journal, the lock file and the dirty marker.
+ *
+ * <p>Directory layout: {@code FORMAT} (text: format version), {@code lock} + {@code owner}
+ * (pid of the writer), {@code journal}, {@code DIRTY} (present while a writer has the world open;
+ * found at open it means the last writer died and recovery runs), and {@code <map>.cm} files.
+ */
+final class Store implements AutoCloseable {
+    static final int FORMAT_VERSION = 1;
+    static final String[] MAP_NAMES = {"meta", "schemas", "entities", "types", "rows", "components", "reverse", "names"};
+    static final int META = 0, SCHEMAS = 1, ENTITIES = 2, TYPES = 3, ROWS = 4, COMPONENTS = 5, REVERSE = 6, NAMES = 7;
+    private static final long[] ENTRIES = {1024, 4096, 4096, 65536, 65536, 131072, 131072, 8192};
+    private static final int[] AVG_VALUE = {256, 128, 16384, 64, 512, 64, 64, 4096};
+
+    final Path dir;
+    final boolean readOnly;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    final PagedMap[] maps = new PagedMap[MAP_NAMES.length];
+    Journal journal;
+    private long txSeq;
+
+    static {
+        ChronicleSupport.init();
+    }
+
+    private Store(Path dir, boolean readOnly, FileChannel lockChannel, FileLock lock) {
+        this.dir = dir;
+        this.readOnly = readOnly;
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+    }
+
+    static boolean isWorld(Path dir) {
+        return Files.isRegularFile(dir.resolve("FORMAT"));
+    }
+
+    /** Opens the files; creates them when {@code create}. Runs recovery when the last writer died. */
+    static Store open(Path dir, boolean create, boolean readOnly) {
+        if (create) {
+            try {
+                Files.createDirectories(dir);
+                try (Stream<Path> s = Files.list(dir)) {
+                    if (s.findAny().isPresent()) {
+                        throw new StoreException("cannot create world: " + dir + " exists and is not empty");
+                    }
+                }
+                Files.writeString(dir.resolve("FORMAT"), "quiver world format " + FORMAT_VERSION + "\n");
+            } catch (IOException e) {
+                throw new StoreException("cannot create world " + dir + ": " + e.getMessage(), e);
+            }
+        } else if (!isWorld(dir)) {
+            throw new StoreException("no world at " + dir + " (run 'quiver init' or 'quiver load' first)");
+        } else {
+            checkFormat(dir);
+        }
+        FileChannel ch;
+        FileLock lk;
+        try {
+            ch = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new StoreException("cannot open lock file in " + dir + ": " + e.getMessage(), e);
+        }
+        boolean dirty = Files.exists(dir.resolve("DIRTY")) || journalNonEmpty(dir);
+        boolean exclusive = !readOnly || dirty;
+        lk = tryLock(dir, ch, !exclusive);
+        Store st = new Store(dir, readOnly, ch, lk);
+        try {
+            if (exclusive) {
+                writeOwner(dir);
+            }
+            st.openMaps(dirty);
+            if (dirty) {
+                st.recover();
+                if (readOnly) {
+                    Files.deleteIfExists(dir.resolve("DIRTY"));
+                }
+            }
+            if (!readOnly) {
+                Files.writeString(dir.resolve("DIRTY"), "open by pid " + ProcessHandle.current().pid() + "\n");
+            }
+        } catch (IOException e) {
+            st.close();
+            throw new StoreException("cannot open world " + dir + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            st.close();
+            throw e;
+        }
+        return st;
+    }
+
+    private static void checkFormat(Path dir) {
+        try {
+            String s = Files.readString(dir.resolve("FORMAT")).trim();
+            String expect = "quiver world format " + FORMAT_VERSION;
+            if (!s.equals(expect)) {
+                throw new StoreException("world " + dir + " has format '" + s + "', this build reads '" + expect + "'");
+            }
+        } catch (IOException e) {
+            throw new StoreException("cannot read " + dir.resolve("FORMAT") + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static boolean journalNonEmpty(Path dir) {
+        try {
+            Path j = dir.resolve("journal");
+            return Files.exists(j) && Files.size(j) > 0;
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    private static FileLock tryLock(Path dir, FileChannel ch, boolean shared) {
+        FileLock lk;
+        try {
+            lk = ch.tryLock(0, Long.MAX_VALUE, shared);
+        } catch (OverlappingFileLockException e) {
+            closeQuietly(ch);
+            throw new WorldLockedException("world " + dir + " is already open in this process (pid "
+                    + ProcessHandle.current().pid() + ")");
+        } catch (IOException e) {
+            closeQuietly(ch);
+            throw new StoreException("cannot lock " + dir + ": " + e.getMessage(), e);
+        }
+        if (lk == null) {
+            closeQuietly(ch);
+            String owner = "unknown";
+            try {
+                owner = Files.readString(dir.resolve("owner")).trim();
+            } catch (IOException ignored) {
+                // the holder may not have written it yet
+            }
+            throw new WorldLockedException("world " + dir + " is locked by process " + owner
+                    + (shared ? " (a writer)" : " (a writer or reader)"));
+        }
+        return lk;
+    }
+
+    private static void writeOwner(Path dir) throws IOException {
+        Files.writeString(dir.resolve("owner"), Long.toString(ProcessHandle.current().pid()));
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception ignored) {
+            // best effort
+        }
+    }
+
+    private void openMaps(boolean recover) {
+        for (int i = 0; i < maps.length; i++) {
+            maps[i] = PagedMap.open(dir.resolve(MAP_NAMES[i] + ".cm"), MAP_NAMES[i], ENTRIES[i], AVG_VALUE[i], recover);
+        }
+        journal = new Journal(dir.resolve("journal"));
+    }
+
+    /** Re-applies every complete journal record (idempotent after-images), then empties the journal. */
+    private void recover() {
+        for (List<Journal.Entry> rec : journal.readAll()) {
+            apply(rec);
+        }
+        journal.truncate();
+    }
+
+    private void apply(List<Journal.Entry> entries) {
+        for (Journal.Entry e : entries) {
+            maps[e.map()].put(e.key(), e.blob());
+        }
+    }
+
+    /**
+     * Commits one transaction: journal record forced to disk first, then the map files. The
+     * journal is emptied when it grows past 64 MiB (the map files are memory-mapped, so what was
+     * applied survives the process).
+     */
+    void commit(List<Journal.Entry> entries) {
+        if (entries.isEmpty()) {
+            return;
+        }
+        if (readOnly) {
+            throw new ReadOnlyException("world " + dir + " is open read-only");
+        }
+        journal.append(++txSeq, entries);
+        if (Boolean.getBoolean("quiver.test.crashAfterJournal")) {
+            Runtime.getRuntime().halt(77);
+        }
+        apply(entries);
+        if (journal.size() > (64L << 20)) {
+            journal.truncate();
+        }
+    }
+
+    long bytesOnDisk() {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.mapToLong(p -> {
+                try {
+                    return Files.size(p);
+                } catch (IOException e) {
+                    return 0;
+                }
+            }).sum();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    @Override
+    public void close() {
+        boolean clean = true;
+        for (PagedMap m : maps) {
+            if (m != null) {
+                try {
+                    m.close();
+                } catch (RuntimeException e) {
+                    clean = false;
+                }
+            }
+        }
+        if (journal != null) {
+            if (clean && !readOnly) {
+                journal.truncate();
+            }
+            journal.close();
+        }
+        if (clean && !readOnly && lock != null) {
+            try {
+                Files.deleteIfExists(dir.resolve("DIRTY"));
+            } catch (IOException ignored) {
+                // recovery on next open handles it
+            }
+        }
+        if (lock != null) {
+            try {
+                lock.release();
+            } catch (IOException ignored) {
+                // closing the channel releases it too
+            }
+        }
+        closeQuietly(lockChannel);
+    }
+
+    static String utf8(byte[] b, int off, int len) {
+        return new String(b, off, len, StandardCharsets.UTF_8);
+    }
+}

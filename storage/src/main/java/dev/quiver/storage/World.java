@@ -1,0 +1,2142 @@
+package dev.quiver.storage;
+
+import dev.quiver.index.Ids;
+import dev.quiver.index.PagedMap;
+import dev.quiver.index.QuiverException;
+import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.LongConsumer;
+
+/**
+ * A Quiver world: a directory on disk holding entities with components, tags and pairs
+ * {@code (relationship, target)}.
+ *
+ * <p>The world keeps an in-memory mirror of every persistent structure (archetype tables, entity
+ * index, component index, reverse relationship index, name index, component schemas) and writes
+ * the pages a transaction touched to the journal and then to the Chronicle Map files when the
+ * transaction commits ({@link Journal}). Every mutating call is one transaction unless it runs
+ * inside {@link #transaction(Consumer)}; a failing transaction changes nothing (the mirror is
+ * reloaded from the committed files).
+ *
+ * <p>Semantics follow Flecs v4: pairs of an Exclusive relationship replace each other, Symmetric
+ * relationships add the mirror pair, {@code (With, X)} adds X too, ChildOf and IsA are acyclic,
+ * IsA to a Final entity is refused, and deleting an entity applies the cleanup policies
+ * {@code (OnDelete|OnDeleteTarget, Remove|Delete|Panic)} (default Remove) recursively as one
+ * transaction. Not thread-safe: one thread uses a world at a time.
+ */
+public final class World implements AutoCloseable {
+    private static final int PAGE_SHIFT = 10;
+    private static final int PAGE_SIZE = 1 << PAGE_SHIFT;
+    private static final int CHUNK_SHIFT = 10;
+    private static final int NAME_BUCKETS = 4096;
+    private static final byte FREE_NEVER = 0, ALIVE = 1, DEAD = 2;
+
+    private Store store;
+    private final Path dir;
+    private final boolean readOnly;
+
+    // entity index
+    private int[] gens = new int[0];
+    private byte[] state = new byte[0];
+    private int[] tableOf = new int[0];
+    private int[] rowOf = new int[0];
+    private String[] names = new String[0];
+    private int nextIndex;
+    private IntArrayList free = new IntArrayList();
+
+    // tables and indices
+    private ArrayList<Table> tables = new ArrayList<>();
+    private HashMap<TypeKey, Table> tableByType = new HashMap<>();
+    private Long2ObjectOpenHashMap<ArrayList<Table>> componentIndex = new Long2ObjectOpenHashMap<>();
+    private Int2ObjectOpenHashMap<LongArrayList> reverse = new Int2ObjectOpenHashMap<>();
+    @SuppressWarnings("unchecked")
+    private HashMap<String, Long>[] nameIndex = new HashMap[NAME_BUCKETS];
+    private Int2ObjectOpenHashMap<Schema> schemas = new Int2ObjectOpenHashMap<>();
+
+    // transaction state
+    private int txDepth;
+    private final LongOpenHashSet[] dirty = new LongOpenHashSet[Store.MAP_NAMES.length];
+
+    private record TypeKey(long[] type) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof TypeKey && Arrays.equals(((TypeKey) o).type, type);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(type);
+        }
+    }
+
+    /** One persistent page, for snapshots: the map it belongs to, its key and its blob. */
+    public record Page(String mapName, long key, byte[] blob) {}
+
+    /** Receives persistent pages ({@link #forEachPage}). */
+    @FunctionalInterface
+    public interface PageVisitor {
+        void visit(String mapName, long key, byte[] blob);
+    }
+
+    private World(Store store, boolean readOnly) {
+        this.store = store;
+        this.dir = store.dir;
+        this.readOnly = readOnly;
+        for (int i = 0; i < dirty.length; i++) {
+            dirty[i] = new LongOpenHashSet();
+        }
+        for (int i = 0; i < NAME_BUCKETS; i++) {
+            nameIndex[i] = new HashMap<>();
+        }
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+
+    /**
+     * Creates a new, empty world in {@code dir} (created if missing; must be empty) and opens it
+     * for writing.
+     *
+     * @throws dev.quiver.index.StoreException when {@code dir} is not empty or cannot be written
+     */
+    public static World create(Path dir) {
+        Store st = Store.open(dir, true, false);
+        World w = new World(st, false);
+        try {
+            w.bootstrap();
+        } catch (RuntimeException e) {
+            w.close();
+            throw e;
+        }
+        return w;
+    }
+
+    /**
+     * Opens an existing world for writing. One writer process per world directory: a second gets
+     * {@link WorldLockedException} naming the holder's pid. A world whose last writer died is
+     * recovered from its journal first.
+     *
+     * @throws dev.quiver.index.StoreException when {@code dir} holds no world or its files are corrupt
+     */
+    public static World open(Path dir) {
+        return openStore(Store.open(dir, false, false), false);
+    }
+
+    /**
+     * Opens an existing world for reading; mutations throw {@link ReadOnlyException}. Any number of
+     * readers may open a world while no writer holds it.
+     */
+    public static World openReadOnly(Path dir) {
+        return openStore(Store.open(dir, false, true), true);
+    }
+
+    /** Opens the world in {@code dir} for writing, creating it when {@code dir} holds none. */
+    public static World openOrCreate(Path dir) {
+        return exists(dir) ? open(dir) : create(dir);
+    }
+
+    /** True when {@code dir} holds a world. */
+    public static boolean exists(Path dir) {
+        return Store.isWorld(dir);
+    }
+
+    private static World openStore(Store st, boolean readOnly) {
+        World w = new World(st, readOnly);
+        try {
+            w.load();
+        } catch (QuiverException e) {
+            w.close();
+            throw e;
+        } catch (RuntimeException e) {
+            w.close();
+            throw new dev.quiver.index.StoreException("corrupt world " + st.dir + ": " + e, e);
+        }
+        return w;
+    }
+
+    /** The world directory. */
+    public Path directory() {
+        return dir;
+    }
+
+    /** True when opened with {@link #openReadOnly}. */
+    public boolean isReadOnly() {
+        return readOnly;
+    }
+
+    /** Closes the files and releases the lock. Idempotent. */
+    @Override
+    public void close() {
+        if (store != null) {
+            store.close();
+            store = null;
+        }
+    }
+
+    private void ensureOpen() {
+        if (store == null) {
+            throw new IllegalStateException("world " + dir + " is closed");
+        }
+    }
+
+    // ------------------------------------------------------------------ transactions
+
+    /**
+     * Runs {@code body} as one transaction: every change it makes commits together (journal
+     * forced to disk, then the map files), or, when it throws, none does and the exception is
+     * rethrown. Nested calls join the outer transaction.
+     */
+    public void transaction(Consumer<World> body) {
+        transactionResult(w -> {
+            body.accept(w);
+            return null;
+        });
+    }
+
+    /** Like {@link #transaction(Consumer)}, returning the body's result. */
+    public <T> T transactionResult(Function<World, T> body) {
+        ensureOpen();
+        if (txDepth > 0) {
+            return body.apply(this);
+        }
+        checkWritable();
+        txDepth++;
+        try {
+            T r = body.apply(this);
+            commit();
+            return r;
+        } catch (RuntimeException | Error e) {
+            rollback();
+            throw e;
+        } finally {
+            txDepth = 0;
+        }
+    }
+
+    private void mutate(Runnable r) {
+        transactionResult(w -> {
+            r.run();
+            return null;
+        });
+    }
+
+    private void checkWritable() {
+        if (readOnly) {
+            throw new ReadOnlyException("world " + dir + " is open read-only");
+        }
+    }
+
+    private void commit() {
+        var entries = new ArrayList<Journal.Entry>();
+        for (int m = 0; m < dirty.length; m++) {
+            var keys = dirty[m].toLongArray();
+            Arrays.sort(keys);
+            for (long k : keys) {
+                entries.add(new Journal.Entry(m, k, serialize(m, k)));
+            }
+            dirty[m].clear();
+        }
+        store.commit(entries);
+    }
+
+    private void rollback() {
+        for (LongOpenHashSet d : dirty) {
+            d.clear();
+        }
+        resetMirror();
+        load();
+    }
+
+    private void markDirty(int map, long key) {
+        dirty[map].add(key);
+    }
+
+    // ------------------------------------------------------------------ entities and names
+
+    /** Creates an anonymous entity. */
+    public long entity() {
+        return transactionResult(w -> newEntity(null, 0));
+    }
+
+    /**
+     * Looks up the entity at a {@code .}-separated path ({@code ::} accepted), creating it and any
+     * missing parents (each child gets {@code (ChildOf, parent)}). Flecs v4 {@code ecs_entity}
+     * semantics.
+     *
+     * @throws IdException when a name is empty or holds characters outside {@code [A-Za-z0-9_-]}
+     */
+    public long entity(String path) {
+        String[] parts = splitPath(path);
+        long found = lookupParts(parts);
+        if (found != 0) {
+            return found;
+        }
+        return transactionResult(w -> {
+            long parent = 0;
+            for (String part : parts) {
+                long e = child(parent, part);
+                if (e == 0) {
+                    checkName(part);
+                    e = newEntity(part, parent);
+                }
+                parent = e;
+            }
+            return parent;
+        });
+    }
+
+    /** The entity at a path, or 0 when there is none. Builtins resolve by plain name. */
+    public long lookup(String path) {
+        if (path == null || path.isEmpty()) {
+            return 0;
+        }
+        return lookupParts(splitPath(path));
+    }
+
+    /**
+     * The entity at a path.
+     *
+     * @throws UnknownNameException when there is none
+     */
+    public long resolve(String path) {
+        long e = lookup(path);
+        if (e == 0) {
+            throw new UnknownNameException("unknown entity '" + path + "'");
+        }
+        return e;
+    }
+
+    private long lookupParts(String[] parts) {
+        if (parts.length == 1) {
+            String p = parts[0];
+            if (!p.isEmpty() && allDigits(p)) {
+                try {
+                    return entityOfIndex(Integer.parseInt(p));
+                } catch (NumberFormatException e) {
+                    return 0;
+                }
+            }
+            long a = Builtin.alias(p);
+            if (a != 0) {
+                return a;
+            }
+        }
+        long parent = 0;
+        for (String part : parts) {
+            parent = child(parent, part);
+            if (parent == 0) {
+                return 0;
+            }
+        }
+        return parent;
+    }
+
+    private static boolean allDigits(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (!Character.isDigit(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String[] splitPath(String path) {
+        if (path == null) {
+            throw new IdException("null path");
+        }
+        return path.replace("::", ".").split("\\.", -1);
+    }
+
+    private static void checkName(String name) {
+        if (name.isEmpty()) {
+            throw new IdException("empty name in path");
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(c == '_' || c == '-' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
+                throw new IdException("invalid character '" + c + "' in name '" + name + "' (allowed: A-Z a-z 0-9 _ -)");
+            }
+        }
+        if (allDigits(name)) {
+            throw new IdException("name '" + name + "' is all digits (digits refer to entity ids)");
+        }
+    }
+
+    private long child(long parent, String name) {
+        Long e = nameIndex[bucket(nameKey(Ids.index(parent), name))].get(nameKey(Ids.index(parent), name));
+        return e == null ? 0 : e;
+    }
+
+    private static String nameKey(int parentIndex, String name) {
+        return parentIndex + "/" + name;
+    }
+
+    private static int bucket(String key) {
+        int h = key.hashCode();
+        return (h ^ (h >>> 16)) & (NAME_BUCKETS - 1);
+    }
+
+    /** The entity's own name, or null when it is anonymous. */
+    public String name(long e) {
+        int i = aliveIndex(e);
+        return names[i];
+    }
+
+    /**
+     * The entity's path: the names from the root down, joined by {@code .}. An anonymous entity
+     * prints as {@code #<index>}.
+     */
+    public String path(long e) {
+        int i = aliveIndex(e);
+        if (names[i] == null) {
+            return "#" + i;
+        }
+        int p = parentIndex(i);
+        if (p == 0) {
+            return names[i];
+        }
+        return path(entityOfIndex(p)) + "." + names[i];
+    }
+
+    /** The parent (target of ChildOf), or 0 for a root entity. */
+    public long parent(long e) {
+        int p = parentIndex(aliveIndex(e));
+        return p == 0 ? 0 : entityOfIndex(p);
+    }
+
+    private int parentIndex(int i) {
+        return parentOf(tables.get(tableOf[i]).type());
+    }
+
+    private static int parentOf(long[] t) {
+        int cf = Ids.index(Builtin.CHILD_OF);
+        for (long id : t) {
+            if (Ids.isPair(id) && Ids.first(id) == cf) {
+                return Ids.second(id);
+            }
+        }
+        return 0;
+    }
+
+    /** True when the id names a live entity of the current generation (wildcards count as alive). */
+    public boolean isAlive(long e) {
+        if (Ids.isPair(e)) {
+            return false;
+        }
+        int i = Ids.index(e);
+        return i > 0 && i < nextIndex && state[i] == ALIVE && gens[i] == Ids.generation(e);
+    }
+
+    /** The live entity id for an entity index (as found in a pair), or 0 when that index is dead. */
+    public long entityOfIndex(int index) {
+        if (index <= 0 || index >= nextIndex || state[index] != ALIVE) {
+            return 0;
+        }
+        return Ids.entity(index, gens[index]);
+    }
+
+    private int aliveIndex(long e) {
+        if (!isAlive(e)) {
+            throw new DeadEntityException("entity " + describe(e) + " is not alive");
+        }
+        return Ids.index(e);
+    }
+
+    private String describe(long e) {
+        if (Ids.isPair(e)) {
+            return idToString(e);
+        }
+        int i = Ids.index(e);
+        if (i > 0 && i < nextIndex && state[i] == ALIVE && names[i] != null && gens[i] == Ids.generation(e)) {
+            return names[i];
+        }
+        return "#" + i + (Ids.generation(e) != 0 ? "v" + Ids.generation(e) : "");
+    }
+
+    /** Number of alive entities, builtins excluded. */
+    public int entityCount() {
+        int n = 0;
+        for (int i = Builtin.FIRST_USER_INDEX; i < nextIndex; i++) {
+            if (state[i] == ALIVE) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private void ensureCapacity(int n) {
+        if (n <= gens.length) {
+            return;
+        }
+        int cap = Math.max(n, Math.max(1024, gens.length * 2));
+        gens = Arrays.copyOf(gens, cap);
+        state = Arrays.copyOf(state, cap);
+        tableOf = Arrays.copyOf(tableOf, cap);
+        rowOf = Arrays.copyOf(rowOf, cap);
+        names = Arrays.copyOf(names, cap);
+    }
+
+    private long newEntity(String name, long parent) {
+        int idx;
+        if (!free.isEmpty()) {
+            idx = free.popInt();
+        } else {
+            if (nextIndex == Integer.MAX_VALUE) {
+                throw new IdException("entity index space exhausted");
+            }
+            idx = nextIndex++;
+            ensureCapacity(nextIndex);
+        }
+        markDirty(Store.META, 0);
+        return placeNew(idx, name, parent);
+    }
+
+    private long placeNew(int idx, String name, long parent) {
+        state[idx] = ALIVE;
+        names[idx] = name;
+        long e = Ids.entity(idx, gens[idx]);
+        Table root = tables.get(0);
+        tableOf[idx] = 0;
+        rowOf[idx] = root.append(e);
+        dirtyRow(root, rowOf[idx]);
+        markDirty(Store.ENTITIES, idx >>> PAGE_SHIFT);
+        if (name != null) {
+            putName(Ids.index(parent), name, e);
+        }
+        if (parent != 0) {
+            addInternal(idx, Ids.pair(Builtin.CHILD_OF, parent));
+        }
+        return e;
+    }
+
+    private void putName(int parentIndex, String name, long e) {
+        String k = nameKey(parentIndex, name);
+        int b = bucket(k);
+        nameIndex[b].put(k, e);
+        markDirty(Store.NAMES, b);
+    }
+
+    private void removeName(int parentIndex, String name) {
+        String k = nameKey(parentIndex, name);
+        int b = bucket(k);
+        nameIndex[b].remove(k);
+        markDirty(Store.NAMES, b);
+    }
+
+    // ------------------------------------------------------------------ ids
+
+    /** The pair {@code (relationship, target)} ({@link Ids#pair}). */
+    public long pair(long relationship, long target) {
+        try {
+            return Ids.pair(relationship, target);
+        } catch (IllegalArgumentException e) {
+            throw new IdException(e.getMessage());
+        }
+    }
+
+    /**
+     * Parses an id: a path ({@code Position}, {@code a.b}) or a pair {@code (R, T)} whose elements
+     * are paths, {@code *} or {@code _}.
+     *
+     * @throws UnknownNameException when a name resolves to nothing
+     * @throws IdException          when the text is malformed
+     */
+    public long id(String text) {
+        return parseId(text, false);
+    }
+
+    /** Like {@link #id(String)}, creating named entities that are missing. */
+    public long ensureId(String text) {
+        return parseId(text, true);
+    }
+
+    private long parseId(String text, boolean create) {
+        String s = text == null ? "" : text.trim();
+        if (s.startsWith("(")) {
+            if (!s.endsWith(")")) {
+                throw new IdException("malformed pair '" + text + "': missing ')'");
+            }
+            String inner = s.substring(1, s.length() - 1);
+            int comma = inner.indexOf(',');
+            if (comma < 0 || inner.indexOf(',', comma + 1) >= 0) {
+                throw new IdException("malformed pair '" + text + "': expected (relationship, target)");
+            }
+            long r = element(inner.substring(0, comma).trim(), create, text);
+            long t = element(inner.substring(comma + 1).trim(), create, text);
+            return pair(r, t);
+        }
+        if (s.isEmpty()) {
+            throw new IdException("empty id");
+        }
+        if (s.contains("(") || s.contains(")") || s.contains(",")) {
+            throw new IdException("malformed id '" + text + "'");
+        }
+        return element(s, create, text);
+    }
+
+    private long element(String s, boolean create, String whole) {
+        if (s.isEmpty()) {
+            throw new IdException("malformed pair '" + whole + "': empty element");
+        }
+        if (s.equals("*")) {
+            return Ids.WILDCARD;
+        }
+        if (s.equals("_")) {
+            return Ids.ANY;
+        }
+        return create ? entity(s) : resolve(s);
+    }
+
+    /** An id as text: an entity's path, or {@code (R,T)} for a pair. */
+    public String idToString(long id) {
+        if (Ids.isPair(id)) {
+            return "(" + elementName(Ids.first(id)) + "," + elementName(Ids.second(id)) + ")";
+        }
+        return elementName(Ids.index(id));
+    }
+
+    private String elementName(int index) {
+        if (index == 0) {
+            return "0";
+        }
+        long e = entityOfIndex(index);
+        return e == 0 ? "#" + index : path(e);
+    }
+
+    // ------------------------------------------------------------------ structure
+
+    /**
+     * Adds an id (tag, component or pair) to an entity; adding an id it has changes nothing.
+     * Applies the traits of the relationship: Exclusive replaces, Symmetric mirrors, With adds
+     * more, ChildOf/IsA refuse cycles, IsA refuses Final targets, OneOf checks the target's parent.
+     *
+     * @throws DeadEntityException when the entity or an element of the id is not alive
+     * @throws IdException         when the id holds a wildcard
+     * @throws ConstraintException when a trait refuses the pair
+     */
+    public void add(long e, long id) {
+        int idx = aliveIndex(e);
+        checkConcreteId(id);
+        mutate(() -> addInternal(idx, id));
+    }
+
+    /** Adds several ids in one transaction. */
+    public void add(long e, long... ids) {
+        int idx = aliveIndex(e);
+        for (long id : ids) {
+            checkConcreteId(id);
+        }
+        mutate(() -> {
+            for (long id : ids) {
+                addInternal(idx, id);
+            }
+        });
+    }
+
+    private void checkConcreteId(long id) {
+        if (id == 0) {
+            throw new IdException("the null id cannot be added");
+        }
+        if (Ids.isWildcard(id)) {
+            throw new IdException("cannot add the wildcard id " + idToString(id));
+        }
+        if (Ids.isPair(id)) {
+            if (entityOfIndex(Ids.first(id)) == 0) {
+                throw new DeadEntityException("pair relationship #" + Ids.first(id) + " is not alive");
+            }
+            if (entityOfIndex(Ids.second(id)) == 0) {
+                throw new DeadEntityException("pair target #" + Ids.second(id) + " is not alive");
+            }
+        } else if (!isAlive(id)) {
+            throw new DeadEntityException("id " + describe(id) + " is not alive");
+        }
+    }
+
+    private boolean hasIndexTrait(int entityIndex, long trait) {
+        return tables.get(tableOf[entityIndex]).hasId(trait);
+    }
+
+    private void addInternal(int idx, long id) {
+        Table t = tables.get(tableOf[idx]);
+        if (t.hasId(id)) {
+            return;
+        }
+        long[] type = t.type();
+        var replaced = new LongArrayList();
+        if (Ids.isPair(id)) {
+            int rel = Ids.first(id), tgt = Ids.second(id);
+            checkPairConstraints(idx, rel, tgt);
+            if (hasIndexTrait(rel, Builtin.EXCLUSIVE)) {
+                var keep = new LongArrayList(type.length);
+                for (long old : type) {
+                    if (Ids.isPair(old) && Ids.first(old) == rel) {
+                        replaced.add(old);
+                    } else {
+                        keep.add(old);
+                    }
+                }
+                type = keep.toLongArray();
+            }
+            if (rel == Ids.index(Builtin.CHILD_OF) && names[idx] != null) {
+                long other = child(entityOfIndex(tgt), names[idx]);
+                if (other != 0 && other != Ids.entity(idx, gens[idx])) {
+                    throw new ConstraintException("cannot move '" + names[idx] + "' under " + path(entityOfIndex(tgt))
+                            + ": a child with that name exists");
+                }
+            }
+        }
+        setType(idx, insert(type, id));
+        if (Ids.isPair(id)) {
+            int rel = Ids.first(id), tgt = Ids.second(id);
+            boolean symmetric = hasIndexTrait(rel, Builtin.SYMMETRIC);
+            if (symmetric) {
+                for (int k = 0; k < replaced.size(); k++) {
+                    int oldTgt = Ids.second(replaced.getLong(k));
+                    if (oldTgt != idx && state[oldTgt] == ALIVE) {
+                        removeInternal(oldTgt, Ids.pairOfIndices(rel, idx));
+                    }
+                }
+                if (tgt != idx) {
+                    addInternal(tgt, Ids.pairOfIndices(rel, idx));
+                }
+            }
+            applyWith(idx, rel, tgt);
+        } else {
+            applyWith(idx, Ids.index(id), -1);
+        }
+    }
+
+    private void applyWith(int idx, int idIndex, int target) {
+        int with = Ids.index(Builtin.WITH);
+        for (long w : tables.get(tableOf[idIndex]).type()) {
+            if (Ids.isPair(w) && Ids.first(w) == with) {
+                int x = Ids.second(w);
+                long add = target < 0 ? entityOfIndex(x) : Ids.pairOfIndices(x, target);
+                if (add != 0 && !tables.get(tableOf[idx]).hasId(add)) {
+                    addInternal(idx, add);
+                }
+            }
+        }
+    }
+
+    private void checkPairConstraints(int idx, int rel, int tgt) {
+        int childOf = Ids.index(Builtin.CHILD_OF), isA = Ids.index(Builtin.IS_A);
+        if (rel == childOf || rel == isA) {
+            if (tgt == idx || reaches(tgt, rel, idx)) {
+                throw new ConstraintException("cannot add (" + elementName(rel) + ", " + elementName(tgt) + ") to "
+                        + elementName(idx) + ": it would make a cycle (" + elementName(rel) + " is Acyclic)");
+            }
+        }
+        if (rel == isA && hasIndexTrait(tgt, Builtin.FINAL)) {
+            throw new ConstraintException("cannot add (IsA, " + elementName(tgt) + "): " + elementName(tgt) + " is Final");
+        }
+        if (hasIndexTrait(rel, Builtin.ONE_OF) || hasOneOfPair(rel) != 0) {
+            int scope = hasIndexTrait(rel, Builtin.ONE_OF) ? rel : hasOneOfPair(rel);
+            if (parentIndex(tgt) != scope) {
+                throw new ConstraintException("cannot add (" + elementName(rel) + ", " + elementName(tgt) + "): "
+                        + elementName(rel) + " is OneOf and the target is not a child of " + elementName(scope));
+            }
+        }
+    }
+
+    private int hasOneOfPair(int rel) {
+        int oneOf = Ids.index(Builtin.ONE_OF);
+        for (long id : tables.get(tableOf[rel]).type()) {
+            if (Ids.isPair(id) && Ids.first(id) == oneOf) {
+                return Ids.second(id);
+            }
+        }
+        return 0;
+    }
+
+    /** True when {@code to} is reachable from {@code from} over {@code rel} pairs. */
+    private boolean reaches(int from, int rel, int to) {
+        var seen = new IntOpenHashSet();
+        var stack = new IntArrayList();
+        stack.add(from);
+        while (!stack.isEmpty()) {
+            int x = stack.popInt();
+            if (!seen.add(x)) {
+                continue;
+            }
+            for (long id : tables.get(tableOf[x]).type()) {
+                if (Ids.isPair(id) && Ids.first(id) == rel) {
+                    int t = Ids.second(id);
+                    if (t == to) {
+                        return true;
+                    }
+                    stack.add(t);
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Removes an id from an entity. A pair with wildcards removes every matching pair. Removing
+     * never triggers cleanup policies (Flecs v4, Tecs: remove never cascades). Symmetric pairs lose
+     * their mirror too.
+     */
+    public void remove(long e, long id) {
+        int idx = aliveIndex(e);
+        if (id == 0) {
+            throw new IdException("the null id cannot be removed");
+        }
+        mutate(() -> {
+            if (Ids.isWildcard(id)) {
+                for (long have : tables.get(tableOf[idx]).type()) {
+                    if (matches(id, have)) {
+                        removeInternal(idx, have);
+                    }
+                }
+            } else {
+                removeInternal(idx, id);
+            }
+        });
+    }
+
+    private void removeInternal(int idx, long id) {
+        Table t = tables.get(tableOf[idx]);
+        int pos = t.indexOf(id);
+        if (pos < 0) {
+            return;
+        }
+        if (Ids.isPair(id) && Ids.first(id) == Ids.index(Builtin.CHILD_OF) && names[idx] != null) {
+            long other = child(0, names[idx]);
+            if (other != 0 && other != Ids.entity(idx, gens[idx])) {
+                throw new ConstraintException("cannot remove the parent of " + path(Ids.entity(idx, gens[idx]))
+                        + ": a root entity named '" + names[idx] + "' exists");
+            }
+        }
+        long[] nt = new long[t.type().length - 1];
+        System.arraycopy(t.type(), 0, nt, 0, pos);
+        System.arraycopy(t.type(), pos + 1, nt, pos, nt.length - pos);
+        setType(idx, nt);
+        if (Ids.isPair(id)) {
+            int rel = Ids.first(id), tgt = Ids.second(id);
+            if (tgt != idx && state[tgt] == ALIVE && hasIndexTrait(rel, Builtin.SYMMETRIC)) {
+                removeInternal(tgt, Ids.pairOfIndices(rel, idx));
+            }
+        }
+    }
+
+    /** True when a concrete id matches a pattern id that may hold {@code *} or {@code _}. */
+    public static boolean matches(long pattern, long id) {
+        if (pattern == id) {
+            return true;
+        }
+        if (!Ids.isPair(pattern)) {
+            return pattern == Ids.WILDCARD || pattern == Ids.ANY;
+        }
+        if (!Ids.isPair(id)) {
+            return false;
+        }
+        int pf = Ids.first(pattern), ps = Ids.second(pattern);
+        boolean f = pf == Ids.WILDCARD_INDEX || pf == Ids.ANY_INDEX || pf == Ids.first(id);
+        boolean s = ps == Ids.WILDCARD_INDEX || ps == Ids.ANY_INDEX || ps == Ids.second(id);
+        return f && s;
+    }
+
+    /** True when the entity owns the id; a pair may hold {@code *} or {@code _} (any match). */
+    public boolean has(long e, long id) {
+        int idx = aliveIndex(e);
+        Table t = tables.get(tableOf[idx]);
+        if (!Ids.isWildcard(id)) {
+            return t.hasId(id);
+        }
+        for (long have : t.type()) {
+            if (matches(id, have)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A copy of the entity's type: its sorted id vector. */
+    public long[] type(long e) {
+        return tables.get(tableOf[aliveIndex(e)]).type().clone();
+    }
+
+    /** The targets T of every pair {@code (relationship, T)} the entity owns, in id order. */
+    public long[] targets(long e, long relationship) {
+        int idx = aliveIndex(e);
+        int rel = Ids.index(relationship);
+        var out = new LongArrayList();
+        for (long id : tables.get(tableOf[idx]).type()) {
+            if (Ids.isPair(id) && Ids.first(id) == rel) {
+                out.add(entityOfIndex(Ids.second(id)));
+            }
+        }
+        return out.toLongArray();
+    }
+
+    /** The table holding the entity. */
+    public Table table(long e) {
+        return tables.get(tableOf[aliveIndex(e)]);
+    }
+
+    /** The entity's row in its table. */
+    public int row(long e) {
+        return rowOf[aliveIndex(e)];
+    }
+
+    private static long[] insert(long[] type, long id) {
+        int pos = Arrays.binarySearch(type, id);
+        if (pos >= 0) {
+            return type;
+        }
+        pos = -pos - 1;
+        long[] nt = new long[type.length + 1];
+        System.arraycopy(type, 0, nt, 0, pos);
+        nt[pos] = id;
+        System.arraycopy(type, pos, nt, pos + 1, type.length - pos);
+        return nt;
+    }
+
+    /** Moves entity {@code idx} to the table of {@code newType}, keeping indices in step. */
+    private void setType(int idx, long[] newType) {
+        Table src = tables.get(tableOf[idx]);
+        long[] old = src.type();
+        Table dst = tableFor(newType);
+        if (dst == src) {
+            return;
+        }
+        long e = Ids.entity(idx, gens[idx]);
+        // reverse index and name index follow the pair changes
+        int i = 0, j = 0;
+        while (i < old.length || j < newType.length) {
+            long a = i < old.length ? old[i] : Long.MAX_VALUE;
+            long b = j < newType.length ? newType[j] : Long.MAX_VALUE;
+            if (i < old.length && (j >= newType.length || a < b)) {
+                pairRemoved(idx, a);
+                i++;
+            } else if (j < newType.length && (i >= old.length || b < a)) {
+                pairAdded(idx, b);
+                j++;
+            } else {
+                i++;
+                j++;
+            }
+        }
+        if (names[idx] != null) {
+            int op = parentOf(old), np = parentOf(newType);
+            if (op != np) {
+                if (child(entityOfIndex(op), names[idx]) == e) {
+                    removeName(op, names[idx]);
+                }
+                putName(np, names[idx], e);
+            }
+        }
+        int srow = rowOf[idx];
+        int drow = dst.append(e);
+        for (Column dc : dst.columns()) {
+            Column sc = src.column(dc.id());
+            if (sc != null) {
+                sc.copyRow(srow, dc, drow);
+            }
+        }
+        int last = src.count() - 1;
+        long moved = src.removeSwap(srow);
+        if (moved != 0) {
+            rowOf[Ids.index(moved)] = srow;
+        }
+        dirtyRow(src, srow);
+        dirtyRow(src, last);
+        dirtyRow(dst, drow);
+        tableOf[idx] = dst.id();
+        rowOf[idx] = drow;
+    }
+
+    private void pairAdded(int idx, long id) {
+        if (!Ids.isPair(id)) {
+            return;
+        }
+        int tgt = Ids.second(id);
+        reverse.computeIfAbsent(tgt, k -> new LongArrayList()).add(((long) Ids.first(id) << 32) | idx);
+        markDirty(Store.REVERSE, tgt);
+    }
+
+    private void pairRemoved(int idx, long id) {
+        if (!Ids.isPair(id)) {
+            return;
+        }
+        int tgt = Ids.second(id);
+        LongArrayList l = reverse.get(tgt);
+        long entry = ((long) Ids.first(id) << 32) | idx;
+        if (l != null) {
+            int p = l.lastIndexOf(entry);
+            if (p >= 0) {
+                l.set(p, l.getLong(l.size() - 1));
+                l.removeLong(l.size() - 1);
+            }
+            if (l.isEmpty()) {
+                reverse.remove(tgt);
+            }
+        }
+        markDirty(Store.REVERSE, tgt);
+    }
+
+    private void dirtyRow(Table t, int row) {
+        if (row >= 0) {
+            markDirty(Store.ROWS, ((long) t.id() << 20) | (row >>> CHUNK_SHIFT));
+        }
+    }
+
+    private Table tableFor(long[] type) {
+        Table t = tableByType.get(new TypeKey(type));
+        if (t != null) {
+            return t;
+        }
+        t = newTable(tables.size(), type);
+        markDirty(Store.TYPES, t.id());
+        markDirty(Store.META, 0);
+        return t;
+    }
+
+    private Table newTable(int id, long[] type) {
+        var colIds = new LongArrayList();
+        var colSchemas = new ArrayList<Schema>();
+        for (long x : type) {
+            Schema s = schema(x);
+            if (s != null) {
+                colIds.add(x);
+                colSchemas.add(s);
+            }
+        }
+        Table t = new Table(id, type, colIds.toLongArray(), colSchemas.toArray(new Schema[0]));
+        while (tables.size() <= id) {
+            tables.add(null);
+        }
+        tables.set(id, t);
+        tableByType.put(new TypeKey(type), t);
+        registerTable(t, true);
+        return t;
+    }
+
+    private void registerTable(Table t, boolean markDirty) {
+        var keys = new LongOpenHashSet();
+        for (long x : t.type()) {
+            keys.add(x);
+            if (Ids.isPair(x)) {
+                keys.add(Ids.pairOfIndices(Ids.first(x), Ids.WILDCARD_INDEX));
+                keys.add(Ids.pairOfIndices(Ids.WILDCARD_INDEX, Ids.second(x)));
+            }
+        }
+        for (long k : keys) {
+            componentIndex.computeIfAbsent(k, x -> new ArrayList<>()).add(t);
+            if (markDirty) {
+                markDirty(Store.COMPONENTS, k);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ components
+
+    /**
+     * Declares a component with a schema at a path (created if missing). Re-declaring with the
+     * same schema changes nothing.
+     *
+     * @throws ConstraintException when the entity already has another schema, or is already in use
+     *                             as an id (its tables would change layout)
+     */
+    public long component(String path, Schema schema) {
+        return transactionResult(w -> {
+            long c = entity(path);
+            int ci = Ids.index(c);
+            Schema old = schemas.get(ci);
+            if (old != null) {
+                if (!old.equals(schema)) {
+                    throw new ConstraintException("component " + path + " already has schema " + old);
+                }
+                return c;
+            }
+            if (componentIndex.containsKey(c) || componentIndex.containsKey(Ids.pairOfIndices(ci, Ids.WILDCARD_INDEX))
+                    || componentIndex.containsKey(Ids.pairOfIndices(Ids.WILDCARD_INDEX, ci))) {
+                throw new ConstraintException("cannot give " + path + " a schema: it is already in use as an id");
+            }
+            schemas.put(ci, schema);
+            markDirty(Store.SCHEMAS, ci);
+            addInternal(ci, Builtin.COMPONENT);
+            return c;
+        });
+    }
+
+    /** Declares a component from a Java record; its name is the record's simple name. */
+    public long component(Class<? extends Record> type) {
+        return component(type.getSimpleName(), Schema.ofRecord(type));
+    }
+
+    /**
+     * The schema of the data an id carries, or null for a tag. A pair carries the relationship's
+     * schema if it has one, else the target's (Flecs v4 pair type rules), unless the relationship
+     * is PairIsTag.
+     */
+    public Schema schema(long id) {
+        if (!Ids.isPair(id)) {
+            return schemas.get(Ids.index(id));
+        }
+        int rel = Ids.first(id), tgt = Ids.second(id);
+        if (rel < nextIndex && state[rel] == ALIVE && hasIndexTrait(rel, Builtin.PAIR_IS_TAG)) {
+            return null;
+        }
+        Schema s = schemas.get(rel);
+        return s != null ? s : schemas.get(tgt);
+    }
+
+    /**
+     * Sets a component value (adding the id first if the entity lacks it). {@code value} is a
+     * {@code Map} of field names to values (missing fields keep their value), a Java record, or an
+     * {@code Object[]} of values in field order.
+     *
+     * @throws ValueException when the id has no schema or the value does not fit it
+     */
+    public void set(long e, long id, Object value) {
+        int idx = aliveIndex(e);
+        checkConcreteId(id);
+        Schema s = schema(id);
+        if (s == null) {
+            throw new ValueException(idToString(id) + " is a tag: it carries no value");
+        }
+        Object[] vals = toFieldValues(s, value, idToString(id));
+        mutate(() -> {
+            addInternal(idx, id);
+            Table t = tables.get(tableOf[idx]);
+            Column c = t.column(id);
+            int row = rowOf[idx];
+            for (int f = 0; f < s.size(); f++) {
+                if (vals[f] == NO_VALUE) {
+                    continue;
+                }
+                if (s.field(f).type() == FieldType.STRING) {
+                    c.setString(f, row, (String) vals[f]);
+                } else {
+                    c.setWord(f, row, (Long) vals[f]);
+                }
+            }
+            dirtyRow(t, row);
+        });
+    }
+
+    private static final Object NO_VALUE = new Object();
+
+    private static Object[] toFieldValues(Schema s, Object value, String what) {
+        Object[] out = new Object[s.size()];
+        Arrays.fill(out, NO_VALUE);
+        if (value instanceof Map) {
+            for (var en : ((Map<?, ?>) value).entrySet()) {
+                String k = String.valueOf(en.getKey());
+                int f = s.indexOf(k);
+                if (f < 0) {
+                    throw new ValueException(what + " has no field '" + k + "' (fields: " + s + ")");
+                }
+                out[f] = convert(s.field(f), en.getValue());
+            }
+        } else if (value instanceof Record) {
+            var rcs = value.getClass().getRecordComponents();
+            for (var rc : rcs) {
+                int f = s.indexOf(rc.getName());
+                if (f < 0) {
+                    throw new ValueException(what + " has no field '" + rc.getName() + "' (fields: " + s + ")");
+                }
+                try {
+                    out[f] = convert(s.field(f), rc.getAccessor().invoke(value));
+                } catch (ReflectiveOperationException ex) {
+                    throw new ValueException("cannot read record component " + rc.getName() + ": " + ex);
+                }
+            }
+        } else if (value instanceof Object[]) {
+            Object[] arr = (Object[]) value;
+            if (arr.length > s.size()) {
+                throw new ValueException(what + " has " + s.size() + " fields, got " + arr.length + " values");
+            }
+            for (int f = 0; f < arr.length; f++) {
+                out[f] = convert(s.field(f), arr[f]);
+            }
+        } else {
+            throw new ValueException(what + " needs an object value, got " + FieldType.describe(value));
+        }
+        return out;
+    }
+
+    private static Object convert(Schema.Field f, Object v) {
+        if (f.type() == FieldType.STRING) {
+            if (!(v instanceof String)) {
+                throw new ValueException("field '" + f.name() + "' is a string, got " + FieldType.describe(v));
+            }
+            return v;
+        }
+        return f.type().toRaw(f.name(), v);
+    }
+
+    /** The value of a data id on the entity as an ordered field map, or null when absent. */
+    public Map<String, Object> get(long e, long id) {
+        int idx = aliveIndex(e);
+        Table t = tables.get(tableOf[idx]);
+        Column c = t.column(id);
+        return c == null ? null : c.row(rowOf[idx]);
+    }
+
+    /** The value of a record component on the entity, or null when absent. */
+    public <T extends Record> T get(long e, Class<T> type) {
+        long c = lookup(type.getSimpleName());
+        if (c == 0) {
+            throw new UnknownNameException("unknown component '" + type.getSimpleName() + "'");
+        }
+        Map<String, Object> m = get(e, c);
+        if (m == null) {
+            return null;
+        }
+        var rcs = type.getRecordComponents();
+        Object[] args = new Object[rcs.length];
+        Class<?>[] types = new Class<?>[rcs.length];
+        for (int i = 0; i < rcs.length; i++) {
+            args[i] = m.get(rcs[i].getName());
+            types[i] = rcs[i].getType();
+        }
+        try {
+            return type.getDeclaredConstructor(types).newInstance(args);
+        } catch (ReflectiveOperationException ex) {
+            throw new ValueException("cannot build " + type.getName() + " from " + m + ": " + ex);
+        }
+    }
+
+    // ------------------------------------------------------------------ delete and cleanup
+
+    /**
+     * Deletes an entity and applies every cleanup policy it reaches, as one transaction (Flecs v4
+     * cleanup policies): holders of the entity as an id or relationship follow its
+     * {@code (OnDelete, action)}, holders of pairs targeting it follow the relationship's
+     * {@code (OnDeleteTarget, action)}; Remove (default) strips the reference, Delete deletes the
+     * holder (recursively, cycles included), Panic refuses the whole delete. Tables whose type
+     * names a deleted entity are dropped, so no id, pair, index entry or name points at a dead
+     * entity afterwards.
+     *
+     * @throws CleanupPanicException when a Panic policy is reached; nothing changed
+     * @throws ConstraintException   when the entity is a builtin
+     */
+    public void delete(long e) {
+        int idx = aliveIndex(e);
+        if (Builtin.isBuiltin(e)) {
+            throw new ConstraintException("cannot delete builtin " + names[idx]);
+        }
+        mutate(() -> deleteInternal(idx));
+    }
+
+    private int cleanupAction(int entityIndex, long condition) {
+        int cond = Ids.index(condition);
+        for (long id : tables.get(tableOf[entityIndex]).type()) {
+            if (Ids.isPair(id) && Ids.first(id) == cond) {
+                return Ids.second(id);
+            }
+        }
+        return Ids.index(Builtin.REMOVE);
+    }
+
+    private void deleteInternal(int root) {
+        final int delete = Ids.index(Builtin.DELETE), panic = Ids.index(Builtin.PANIC);
+        var doomed = new IntOpenHashSet();
+        var order = new IntArrayList();
+        doomed.add(root);
+        order.add(root);
+        for (int k = 0; k < order.size(); k++) {
+            int x = order.getInt(k);
+            if (x < Builtin.FIRST_USER_INDEX) {
+                throw new ConstraintException("cleanup would delete builtin " + names[x]);
+            }
+            int onDelete = cleanupAction(x, Builtin.ON_DELETE);
+            if (onDelete == delete || onDelete == panic) {
+                for (long pattern : new long[] {Ids.entity(x, gens[x]), Ids.pairOfIndices(x, Ids.WILDCARD_INDEX)}) {
+                    for (Table t : record(pattern)) {
+                        for (int r = 0; r < t.count(); r++) {
+                            int h = Ids.index(t.entity(r));
+                            if (h == x) {
+                                continue;
+                            }
+                            if (onDelete == panic) {
+                                throw new CleanupPanicException("cannot delete " + elementName(root) + ": "
+                                        + elementName(x) + " has (OnDelete, Panic) and " + elementName(h) + " uses it");
+                            }
+                            if (doomed.add(h)) {
+                                order.add(h);
+                            }
+                        }
+                    }
+                }
+            }
+            LongArrayList refs = reverse.get(x);
+            if (refs != null) {
+                for (int k2 = 0; k2 < refs.size(); k2++) {
+                    long en = refs.getLong(k2);
+                    int rel = (int) (en >>> 32), h = (int) en;
+                    int action = cleanupAction(rel, Builtin.ON_DELETE_TARGET);
+                    if (action == panic && h != x) {
+                        throw new CleanupPanicException("cannot delete " + elementName(root) + ": "
+                                + elementName(h) + " has (" + elementName(rel) + ", " + elementName(x)
+                                + ") and " + elementName(rel) + " has (OnDeleteTarget, Panic)");
+                    }
+                    if (action == delete && doomed.add(h)) {
+                        order.add(h);
+                    }
+                }
+            }
+        }
+        // Apply: strip references from survivors, then drop the doomed entities and their tables.
+        var holders = new IntOpenHashSet();
+        for (int x : order) {
+            for (long pattern : new long[] {Ids.entity(x, gens[x]), Ids.pairOfIndices(x, Ids.WILDCARD_INDEX)}) {
+                for (Table t : record(pattern)) {
+                    for (int r = 0; r < t.count(); r++) {
+                        holders.add(Ids.index(t.entity(r)));
+                    }
+                }
+            }
+            LongArrayList refs = reverse.get(x);
+            if (refs != null) {
+                for (int k2 = 0; k2 < refs.size(); k2++) {
+                    holders.add((int) refs.getLong(k2));
+                }
+            }
+        }
+        holders.removeAll(doomed);
+        for (int h : holders.toIntArray()) {
+            long[] t = tables.get(tableOf[h]).type();
+            var keep = new LongArrayList(t.length);
+            for (long id : t) {
+                if (!refersTo(id, doomed)) {
+                    keep.add(id);
+                }
+            }
+            if (keep.size() != t.length) {
+                setType(h, keep.toLongArray());
+            }
+        }
+        // names of doomed children go with them; deepest first keeps paths valid while removing
+        for (int k = order.size() - 1; k >= 0; k--) {
+            int x = order.getInt(k);
+            Table t = tables.get(tableOf[x]);
+            // unindex its pairs and name
+            for (long id : t.type()) {
+                if (Ids.isPair(id)) {
+                    pairRemovedNoName(x, id);
+                }
+            }
+            if (names[x] != null) {
+                removeName(parentIndex(x), names[x]);
+            }
+            int row = rowOf[x];
+            int last = t.count() - 1;
+            long moved = t.removeSwap(row);
+            if (moved != 0) {
+                rowOf[Ids.index(moved)] = row;
+            }
+            dirtyRow(t, row);
+            dirtyRow(t, last);
+            state[x] = DEAD;
+            gens[x] = (gens[x] + 1) & Ids.MAX_GENERATION;
+            names[x] = null;
+            tableOf[x] = 0;
+            rowOf[x] = -1;
+            if (schemas.remove(x) != null) {
+                markDirty(Store.SCHEMAS, x);
+            }
+            if (reverse.remove(x) != null) {
+                markDirty(Store.REVERSE, x);
+            }
+            free.add(x);
+            markDirty(Store.ENTITIES, x >>> PAGE_SHIFT);
+            markDirty(Store.META, 0);
+        }
+        dropTablesReferring(doomed);
+    }
+
+    private void pairRemovedNoName(int idx, long id) {
+        int tgt = Ids.second(id);
+        LongArrayList l = reverse.get(tgt);
+        long entry = ((long) Ids.first(id) << 32) | idx;
+        if (l != null) {
+            int p = l.lastIndexOf(entry);
+            if (p >= 0) {
+                l.set(p, l.getLong(l.size() - 1));
+                l.removeLong(l.size() - 1);
+            }
+            if (l.isEmpty()) {
+                reverse.remove(tgt);
+            }
+            markDirty(Store.REVERSE, tgt);
+        }
+    }
+
+    private static boolean refersTo(long id, IntOpenHashSet doomed) {
+        if (Ids.isPair(id)) {
+            return doomed.contains(Ids.first(id)) || doomed.contains(Ids.second(id));
+        }
+        return doomed.contains(Ids.index(id));
+    }
+
+    private static final List<Table> EMPTY = Collections.emptyList();
+
+    private List<Table> record(long key) {
+        List<Table> l = componentIndex.get(key);
+        return l == null ? EMPTY : l;
+    }
+
+    private void dropTablesReferring(IntOpenHashSet doomed) {
+        var drop = new ArrayList<Table>();
+        for (Table t : tables) {
+            if (t == null) {
+                continue;
+            }
+            for (long id : t.type()) {
+                if (refersTo(id, doomed)) {
+                    drop.add(t);
+                    break;
+                }
+            }
+        }
+        if (drop.isEmpty()) {
+            return;
+        }
+        var dropSet = Collections.newSetFromMap(new java.util.IdentityHashMap<Table, Boolean>());
+        dropSet.addAll(drop);
+        for (Table t : drop) {
+            if (t.count() != 0) {
+                throw new IllegalStateException("table " + t + " still has rows after cleanup");
+            }
+            tables.set(t.id(), null);
+            tableByType.remove(new TypeKey(t.type()));
+            markDirty(Store.TYPES, t.id());
+            markDirty(Store.META, 0);
+            var keys = new LongOpenHashSet();
+            for (long x : t.type()) {
+                keys.add(x);
+                if (Ids.isPair(x)) {
+                    keys.add(Ids.pairOfIndices(Ids.first(x), Ids.WILDCARD_INDEX));
+                    keys.add(Ids.pairOfIndices(Ids.WILDCARD_INDEX, Ids.second(x)));
+                }
+            }
+            for (long k : keys) {
+                ArrayList<Table> l = componentIndex.get(k);
+                if (l != null) {
+                    l.removeIf(dropSet::contains);
+                    if (l.isEmpty()) {
+                        componentIndex.remove(k);
+                    }
+                    markDirty(Store.COMPONENTS, k);
+                }
+            }
+        }
+        // edges of surviving tables may point at dropped ones
+        for (Table t : tables) {
+            if (t != null) {
+                t.addEdges.values().removeIf(dropSet::contains);
+                t.removeEdges.values().removeIf(dropSet::contains);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ read side for queries
+
+    /**
+     * The component index: every table whose type holds {@code id}. {@code id} may be a plain id,
+     * a pair {@code (R,T)}, or a wildcard record {@code (R,*)}, {@code (*,T)} ({@code _} is read
+     * as {@code *}); a wildcard record lists each table once. Unmodifiable; do not hold across
+     * mutations.
+     */
+    public List<Table> tables(long id) {
+        long key = id;
+        if (Ids.isPair(id)) {
+            int f = Ids.first(id), s = Ids.second(id);
+            if (f == Ids.ANY_INDEX) {
+                f = Ids.WILDCARD_INDEX;
+            }
+            if (s == Ids.ANY_INDEX) {
+                s = Ids.WILDCARD_INDEX;
+            }
+            if (f == Ids.WILDCARD_INDEX && s == Ids.WILDCARD_INDEX) {
+                var out = new ArrayList<Table>();
+                for (Table t : tables) {
+                    if (t != null && t.type().length > 0 && Ids.isPair(t.type()[0])) {
+                        out.add(t);
+                    }
+                }
+                return out;
+            }
+            key = Ids.pairOfIndices(f, s);
+        } else if (id == Ids.WILDCARD || id == Ids.ANY) {
+            return allTables();
+        }
+        List<Table> l = componentIndex.get(key);
+        return l == null ? EMPTY : Collections.unmodifiableList(l);
+    }
+
+    /** Every table, in id order. */
+    public List<Table> allTables() {
+        var out = new ArrayList<Table>(tables.size());
+        for (Table t : tables) {
+            if (t != null) {
+                out.add(t);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The reverse index: calls {@code action} with every entity that directly owns
+     * {@code (relationship, target)}; {@code relationship} may be {@link Ids#WILDCARD}.
+     */
+    public void forEachSource(long relationship, long target, LongConsumer action) {
+        LongArrayList l = reverse.get(Ids.index(target));
+        if (l == null) {
+            return;
+        }
+        int rel = Ids.index(relationship);
+        boolean any = relationship == Ids.WILDCARD || relationship == Ids.ANY;
+        long[] a = l.elements();
+        for (int i = 0, n = l.size(); i < n; i++) {
+            long en = a[i];
+            if (any || (int) (en >>> 32) == rel) {
+                int s = (int) en;
+                action.accept(Ids.entity(s, gens[s]));
+            }
+        }
+    }
+
+    /** Number of pairs {@code (*, target)} pointing at the target. */
+    public int sourceCount(long target) {
+        LongArrayList l = reverse.get(Ids.index(target));
+        return l == null ? 0 : l.size();
+    }
+
+    // ------------------------------------------------------------------ stats and check
+
+    /** Counts describing the world. */
+    public WorldStats stats() {
+        long pairs = 0, nonEmpty = 0, nTables = 0;
+        for (Table t : tables) {
+            if (t == null) {
+                continue;
+            }
+            nTables++;
+            if (t.count() > 0) {
+                nonEmpty++;
+                long p = 0;
+                for (long id : t.type()) {
+                    if (Ids.isPair(id)) {
+                        p++;
+                    }
+                }
+                pairs += p * t.count();
+            }
+        }
+        return new WorldStats(entityCount(), nTables, nonEmpty, pairs, componentIndex.size(), schemas.size(),
+                store == null ? 0 : store.bytesOnDisk());
+    }
+
+    /**
+     * Verifies every invariant: each alive entity sits in exactly one table row and back; no type
+     * names a dead entity; the component index, reverse index and name index equal what the
+     * tables derive; the persisted pages equal the mirror. Returns the violations found (empty:
+     * the world is consistent), at most 100.
+     */
+    public List<String> check() {
+        ensureOpen();
+        var v = new ArrayList<String>();
+        // entity index <-> tables
+        var seen = new IntOpenHashSet();
+        for (Table t : tables) {
+            if (t == null) {
+                continue;
+            }
+            for (long id : t.type()) {
+                if (Ids.isPair(id)) {
+                    if (entityOfIndex(Ids.first(id)) == 0 || entityOfIndex(Ids.second(id)) == 0) {
+                        v.add("table " + t.id() + " type holds pair " + idToString(id) + " naming a dead entity");
+                    }
+                } else if (!isAlive(id)) {
+                    v.add("table " + t.id() + " type holds dead id " + Ids.toHex(id));
+                }
+            }
+            for (int r = 0; r < t.count(); r++) {
+                long e = t.entity(r);
+                int i = Ids.index(e);
+                if (!isAlive(e)) {
+                    v.add("table " + t.id() + " row " + r + " holds dead entity " + Ids.toHex(e));
+                } else if (tableOf[i] != t.id() || rowOf[i] != r) {
+                    v.add("entity " + describe(e) + " indexed at table " + tableOf[i] + " row " + rowOf[i]
+                            + " but found in table " + t.id() + " row " + r);
+                }
+                if (!seen.add(i)) {
+                    v.add("entity " + describe(e) + " is in two rows");
+                }
+            }
+        }
+        for (int i = 1; i < nextIndex; i++) {
+            if (state[i] == ALIVE && !seen.contains(i)) {
+                v.add("alive entity #" + i + " is in no table");
+            }
+        }
+        // component index
+        var expect = new Long2ObjectOpenHashMap<IntOpenHashSet>();
+        for (Table t : tables) {
+            if (t == null) {
+                continue;
+            }
+            for (long x : t.type()) {
+                expect.computeIfAbsent(x, k -> new IntOpenHashSet()).add(t.id());
+                if (Ids.isPair(x)) {
+                    expect.computeIfAbsent(Ids.pairOfIndices(Ids.first(x), Ids.WILDCARD_INDEX), k -> new IntOpenHashSet()).add(t.id());
+                    expect.computeIfAbsent(Ids.pairOfIndices(Ids.WILDCARD_INDEX, Ids.second(x)), k -> new IntOpenHashSet()).add(t.id());
+                }
+            }
+        }
+        for (var en : expect.long2ObjectEntrySet()) {
+            var have = new IntOpenHashSet();
+            List<Table> l = componentIndex.get(en.getLongKey());
+            if (l != null) {
+                for (Table t : l) {
+                    have.add(t.id());
+                }
+            }
+            if (!have.equals(en.getValue()) || (l != null && l.size() != have.size())) {
+                v.add("component index for " + idToString(en.getLongKey()) + " lists tables " + have
+                        + ", the tables say " + en.getValue());
+            }
+        }
+        for (long k : componentIndex.keySet()) {
+            if (!expect.containsKey(k)) {
+                v.add("component index has a record for " + idToString(k) + " that no table holds");
+            }
+        }
+        // reverse index
+        var rev = new Int2ObjectOpenHashMap<LongOpenHashSet>();
+        for (Table t : tables) {
+            if (t == null) {
+                continue;
+            }
+            for (long x : t.type()) {
+                if (Ids.isPair(x)) {
+                    for (int r = 0; r < t.count(); r++) {
+                        rev.computeIfAbsent(Ids.second(x), k -> new LongOpenHashSet())
+                                .add(((long) Ids.first(x) << 32) | Ids.index(t.entity(r)));
+                    }
+                }
+            }
+        }
+        for (var en : rev.int2ObjectEntrySet()) {
+            LongArrayList have = reverse.get(en.getIntKey());
+            if (have == null || have.size() != en.getValue().size() || !en.getValue().containsAll(have)) {
+                v.add("reverse index for target " + elementName(en.getIntKey()) + " has "
+                        + (have == null ? 0 : have.size()) + " entries, the tables say " + en.getValue().size());
+            }
+        }
+        for (int k : reverse.keySet()) {
+            if (!rev.containsKey(k)) {
+                v.add("reverse index has entries for " + elementName(k) + " that no table holds");
+            }
+        }
+        // name index
+        int named = 0;
+        for (int i = 1; i < nextIndex; i++) {
+            if (state[i] == ALIVE && names[i] != null) {
+                named++;
+                long e = child(entityOfIndex(parentIndex(i)), names[i]);
+                if (e != Ids.entity(i, gens[i])) {
+                    v.add("name index does not map " + names[i] + " under #" + parentIndex(i) + " to #" + i);
+                }
+            }
+        }
+        int indexed = 0;
+        for (var b : nameIndex) {
+            indexed += b.size();
+            for (long e : b.values()) {
+                if (!isAlive(e)) {
+                    v.add("name index points at dead entity " + Ids.toHex(e));
+                }
+            }
+        }
+        if (indexed != named) {
+            v.add("name index holds " + indexed + " names, entities have " + named);
+        }
+        // persisted pages equal the mirror
+        if (v.isEmpty() && txDepth == 0) {
+            checkPersisted(v);
+        }
+        return v.size() > 100 ? v.subList(0, 100) : v;
+    }
+
+    private void checkPersisted(List<String> v) {
+        for (int m = 0; m < Store.MAP_NAMES.length; m++) {
+            final int map = m;
+            var keys = new LongOpenHashSet();
+            store.maps[m].forEach((k, blob) -> {
+                keys.add(k);
+                byte[] mine = serialize(map, k);
+                if (!Arrays.equals(mine, blob) && v.size() < 100) {
+                    v.add("persisted " + Store.MAP_NAMES[map] + " page " + k + " differs from the world in memory");
+                }
+            });
+            for (long k : expectedKeys(m)) {
+                if (!keys.contains(k) && v.size() < 100) {
+                    v.add("persisted " + Store.MAP_NAMES[m] + " lacks page " + k);
+                }
+            }
+        }
+    }
+
+    private long[] expectedKeys(int map) {
+        var out = new LongArrayList();
+        switch (map) {
+            case Store.META:
+                out.add(0);
+                break;
+            case Store.SCHEMAS:
+                for (int k : schemas.keySet()) out.add(k);
+                break;
+            case Store.ENTITIES:
+                for (int p = 0; p <= (nextIndex - 1) >>> PAGE_SHIFT; p++) out.add(p);
+                break;
+            case Store.TYPES:
+                for (Table t : tables) if (t != null) out.add(t.id());
+                break;
+            case Store.ROWS:
+                for (Table t : tables) {
+                    if (t != null) {
+                        for (int c = 0; c * (1 << CHUNK_SHIFT) < t.count(); c++) out.add(((long) t.id() << 20) | c);
+                    }
+                }
+                break;
+            case Store.COMPONENTS:
+                for (long k : componentIndex.keySet()) out.add(k);
+                break;
+            case Store.REVERSE:
+                for (int k : reverse.keySet()) out.add(k);
+                break;
+            case Store.NAMES:
+                for (int b = 0; b < NAME_BUCKETS; b++) if (!nameIndex[b].isEmpty()) out.add(b);
+                break;
+            default:
+                break;
+        }
+        return out.toLongArray();
+    }
+
+    // ------------------------------------------------------------------ snapshot SPI
+
+    /** Streams every persistent page of the committed state (not inside a transaction). */
+    public void forEachPage(PageVisitor visitor) {
+        ensureOpen();
+        if (txDepth > 0) {
+            throw new IllegalStateException("forEachPage inside a transaction");
+        }
+        for (int m = 0; m < Store.MAP_NAMES.length; m++) {
+            for (long k : expectedKeys(m)) {
+                byte[] b = serialize(m, k);
+                if (b != null) {
+                    visitor.visit(Store.MAP_NAMES[m], k, b);
+                }
+            }
+        }
+    }
+
+    /**
+     * Creates a new world in {@code dir} from pages written by {@link #forEachPage}, and returns
+     * it open for writing. The pages are checked by loading them.
+     *
+     * @throws dev.quiver.index.StoreException when {@code dir} is not empty, a map name is unknown,
+     *                                         or the pages do not form a consistent world
+     */
+    public static World restorePages(Path dir, Iterable<Page> pages) {
+        Store st = Store.open(dir, true, false);
+        try {
+            var entries = new ArrayList<Journal.Entry>();
+            for (Page p : pages) {
+                int m = Arrays.asList(Store.MAP_NAMES).indexOf(p.mapName());
+                if (m < 0) {
+                    throw new dev.quiver.index.StoreException("unknown map '" + p.mapName() + "' in pages");
+                }
+                entries.add(new Journal.Entry(m, p.key(), p.blob()));
+            }
+            st.commit(entries);
+        } catch (RuntimeException e) {
+            st.close();
+            throw e;
+        }
+        World w = openStore(st, false);
+        List<String> problems = w.check();
+        if (!problems.isEmpty()) {
+            w.close();
+            throw new dev.quiver.index.StoreException("restored world is inconsistent: " + problems.get(0));
+        }
+        return w;
+    }
+
+    // ------------------------------------------------------------------ bootstrap, load, serialize
+
+    private void bootstrap() {
+        ensureCapacity(Builtin.FIRST_USER_INDEX);
+        nextIndex = Builtin.FIRST_USER_INDEX;
+        newTable(0, new long[0]);
+        markDirty(Store.TYPES, 0);
+        txDepth = 1;
+        try {
+            for (int i = 1; i < Builtin.FIRST_USER_INDEX; i++) {
+                if (Builtin.NAMES[i] != null) {
+                    gens[i] = 0;
+                    placeNew(i, Builtin.NAMES[i], 0);
+                }
+            }
+            int cf = Ids.index(Builtin.CHILD_OF), isA = Ids.index(Builtin.IS_A);
+            addInternal(cf, Builtin.EXCLUSIVE);
+            addInternal(cf, Builtin.ACYCLIC);
+            addInternal(cf, Builtin.TRAVERSABLE);
+            addInternal(cf, Builtin.DONT_INHERIT);
+            addInternal(cf, Ids.pair(Builtin.ON_DELETE_TARGET, Builtin.DELETE));
+            addInternal(isA, Builtin.TRANSITIVE);
+            addInternal(isA, Builtin.REFLEXIVE);
+            addInternal(isA, Builtin.ACYCLIC);
+            addInternal(isA, Builtin.TRAVERSABLE);
+            markDirty(Store.META, 0);
+            commit();
+        } finally {
+            txDepth = 0;
+        }
+    }
+
+    private void resetMirror() {
+        gens = new int[0];
+        state = new byte[0];
+        tableOf = new int[0];
+        rowOf = new int[0];
+        names = new String[0];
+        nextIndex = 0;
+        free = new IntArrayList();
+        tables = new ArrayList<>();
+        tableByType = new HashMap<>();
+        componentIndex = new Long2ObjectOpenHashMap<>();
+        reverse = new Int2ObjectOpenHashMap<>();
+        for (int i = 0; i < NAME_BUCKETS; i++) {
+            nameIndex[i] = new HashMap<>();
+        }
+        schemas = new Int2ObjectOpenHashMap<>();
+    }
+
+    private void load() {
+        PagedMap[] maps = store.maps;
+        byte[] meta = maps[Store.META].get(0);
+        if (meta == null) {
+            throw new dev.quiver.index.StoreException("world " + dir + " has no meta page (corrupt or never committed)");
+        }
+        Bytes.Reader mr = new Bytes.Reader(meta);
+        int version = mr.i32();
+        if (version != Store.FORMAT_VERSION) {
+            throw new dev.quiver.index.StoreException("world " + dir + " has format version " + version
+                    + ", this build reads " + Store.FORMAT_VERSION);
+        }
+        nextIndex = mr.i32();
+        int tableCount = mr.i32();
+        int nFree = mr.i32();
+        free = new IntArrayList(nFree);
+        for (int i = 0; i < nFree; i++) {
+            free.add(mr.i32());
+        }
+        ensureCapacity(nextIndex);
+        maps[Store.SCHEMAS].forEach((k, b) -> schemas.put((int) (long) k, readSchema(b)));
+        maps[Store.ENTITIES].forEach((k, b) -> loadEntityPage((int) (long) k, b));
+        for (int i = 0; i < tableCount; i++) {
+            tables.add(null);
+        }
+        maps[Store.TYPES].forEach((k, b) -> {
+            Bytes.Reader r = new Bytes.Reader(b);
+            int n = r.i32();
+            long[] type = new long[n];
+            for (int i = 0; i < n; i++) {
+                type[i] = r.i64();
+            }
+            int nc = r.i32();
+            long[] colIds = new long[nc];
+            Schema[] colSchemas = new Schema[nc];
+            for (int i = 0; i < nc; i++) {
+                colIds[i] = r.i64();
+                colSchemas[i] = dataSchema(colIds[i]);
+                if (colSchemas[i] == null) {
+                    throw new dev.quiver.index.StoreException("table column " + Ids.toHex(colIds[i]) + " has no schema");
+                }
+            }
+            int id = (int) (long) k;
+            Table t = new Table(id, type, colIds, colSchemas);
+            tables.set(id, t);
+            tableByType.put(new TypeKey(type), t);
+        });
+        // rows: chunks must be appended in order per table
+        var chunks = new Long2ObjectOpenHashMap<byte[]>();
+        maps[Store.ROWS].forEach(chunks::put);
+        long[] keys = chunks.keySet().toLongArray();
+        Arrays.sort(keys);
+        for (long k : keys) {
+            Table t = tables.get((int) (k >>> 20));
+            if (t == null) {
+                throw new dev.quiver.index.StoreException("rows page for missing table " + (k >>> 20));
+            }
+            loadRows(t, chunks.get(k));
+        }
+        maps[Store.COMPONENTS].forEach((k, b) -> {
+            Bytes.Reader r = new Bytes.Reader(b);
+            int n = r.i32();
+            var l = new ArrayList<Table>(n);
+            for (int i = 0; i < n; i++) {
+                Table t = tables.get(r.i32());
+                if (t == null) {
+                    throw new dev.quiver.index.StoreException("component index names a missing table");
+                }
+                l.add(t);
+            }
+            componentIndex.put((long) k, l);
+        });
+        maps[Store.REVERSE].forEach((k, b) -> {
+            Bytes.Reader r = new Bytes.Reader(b);
+            int n = r.i32();
+            var l = new LongArrayList(n);
+            for (int i = 0; i < n; i++) {
+                l.add(r.i64());
+            }
+            reverse.put((int) (long) k, l);
+        });
+        maps[Store.NAMES].forEach((k, b) -> {
+            Bytes.Reader r = new Bytes.Reader(b);
+            int n = r.i32();
+            var m = nameIndex[(int) (long) k];
+            for (int i = 0; i < n; i++) {
+                String key = r.str();
+                m.put(key, r.i64());
+            }
+        });
+    }
+
+    /** The schema a column of {@code id} holds, without trait checks (for loading). */
+    private Schema dataSchema(long id) {
+        if (!Ids.isPair(id)) {
+            return schemas.get(Ids.index(id));
+        }
+        Schema s = schemas.get(Ids.first(id));
+        return s != null ? s : schemas.get(Ids.second(id));
+    }
+
+    private static Schema readSchema(byte[] b) {
+        Bytes.Reader r = new Bytes.Reader(b);
+        int n = r.i32();
+        var fields = new ArrayList<Schema.Field>(n);
+        for (int i = 0; i < n; i++) {
+            String name = r.str();
+            fields.add(new Schema.Field(name, FieldType.values()[r.u8()]));
+        }
+        return new Schema(fields);
+    }
+
+    private void loadEntityPage(int page, byte[] b) {
+        Bytes.Reader r = new Bytes.Reader(b);
+        int base = page << PAGE_SHIFT;
+        int n = r.i32();
+        for (int i = 0; i < n; i++) {
+            int idx = base + i;
+            byte st = (byte) r.u8();
+            if (st == FREE_NEVER) {
+                continue;
+            }
+            if (idx >= nextIndex) {
+                throw new dev.quiver.index.StoreException("entity page holds index " + idx + " beyond " + nextIndex);
+            }
+            state[idx] = st;
+            gens[idx] = r.i32();
+            if (st == ALIVE) {
+                String name = r.str();
+                names[idx] = name.isEmpty() ? null : name;
+                rowOf[idx] = -1;
+            }
+        }
+    }
+
+    private void loadRows(Table t, byte[] b) {
+        Bytes.Reader r = new Bytes.Reader(b);
+        int n = r.i32();
+        int base = t.count();
+        for (int i = 0; i < n; i++) {
+            long e = r.i64();
+            int row = t.append(e);
+            int idx = Ids.index(e);
+            if (idx >= nextIndex || state[idx] != ALIVE) {
+                throw new dev.quiver.index.StoreException("table " + t.id() + " holds dead entity " + Ids.toHex(e));
+            }
+            tableOf[idx] = t.id();
+            rowOf[idx] = row;
+        }
+        for (Column c : t.columns()) {
+            Schema s = c.schema();
+            for (int f = 0; f < s.size(); f++) {
+                boolean str = s.field(f).type() == FieldType.STRING;
+                for (int i = 0; i < n; i++) {
+                    if (str) {
+                        c.setString(f, base + i, r.str());
+                    } else {
+                        c.setWord(f, base + i, r.i64());
+                    }
+                }
+            }
+        }
+    }
+
+    /** The blob of a page from the mirror, or null when the page is empty (to be removed). */
+    private byte[] serialize(int map, long key) {
+        Bytes.Writer w = new Bytes.Writer(256);
+        switch (map) {
+            case Store.META: {
+                w.i32(Store.FORMAT_VERSION);
+                w.i32(nextIndex);
+                w.i32(tables.size());
+                w.i32(free.size());
+                for (int i = 0; i < free.size(); i++) {
+                    w.i32(free.getInt(i));
+                }
+                return w.toBytes();
+            }
+            case Store.SCHEMAS: {
+                Schema s = schemas.get((int) key);
+                if (s == null) {
+                    return null;
+                }
+                w.i32(s.size());
+                for (Schema.Field f : s.fields()) {
+                    w.str(f.name());
+                    w.u8(f.type().ordinal());
+                }
+                return w.toBytes();
+            }
+            case Store.ENTITIES: {
+                int base = (int) key << PAGE_SHIFT;
+                int n = Math.max(0, Math.min(PAGE_SIZE, nextIndex - base));
+                if (n == 0) {
+                    return null;
+                }
+                w.i32(n);
+                for (int i = 0; i < n; i++) {
+                    int idx = base + i;
+                    w.u8(state[idx]);
+                    if (state[idx] != FREE_NEVER) {
+                        w.i32(gens[idx]);
+                        if (state[idx] == ALIVE) {
+                            w.str(names[idx] == null ? "" : names[idx]);
+                        }
+                    }
+                }
+                return w.toBytes();
+            }
+            case Store.TYPES: {
+                Table t = key < tables.size() ? tables.get((int) key) : null;
+                if (t == null) {
+                    return null;
+                }
+                w.i32(t.type().length);
+                for (long x : t.type()) {
+                    w.i64(x);
+                }
+                w.i32(t.columns().length);
+                for (Column c : t.columns()) {
+                    w.i64(c.id());
+                }
+                return w.toBytes();
+            }
+            case Store.ROWS: {
+                int tid = (int) (key >>> 20), chunk = (int) (key & 0xFFFFF);
+                Table t = tid < tables.size() ? tables.get(tid) : null;
+                if (t == null) {
+                    return null;
+                }
+                int from = chunk << CHUNK_SHIFT, to = Math.min(t.count(), from + (1 << CHUNK_SHIFT));
+                if (from >= to) {
+                    return null;
+                }
+                w.i32(to - from);
+                for (int r = from; r < to; r++) {
+                    w.i64(t.entity(r));
+                }
+                for (Column c : t.columns()) {
+                    Schema s = c.schema();
+                    for (int f = 0; f < s.size(); f++) {
+                        boolean str = s.field(f).type() == FieldType.STRING;
+                        for (int r = from; r < to; r++) {
+                            if (str) {
+                                w.str((String) c.value(f, r));
+                            } else {
+                                w.i64(c.word(f, r));
+                            }
+                        }
+                    }
+                }
+                return w.toBytes();
+            }
+            case Store.COMPONENTS: {
+                List<Table> l = componentIndex.get(key);
+                if (l == null || l.isEmpty()) {
+                    return null;
+                }
+                w.i32(l.size());
+                for (Table t : l) {
+                    w.i32(t.id());
+                }
+                return w.toBytes();
+            }
+            case Store.REVERSE: {
+                LongArrayList l = reverse.get((int) key);
+                if (l == null || l.isEmpty()) {
+                    return null;
+                }
+                w.i32(l.size());
+                for (int i = 0; i < l.size(); i++) {
+                    w.i64(l.getLong(i));
+                }
+                return w.toBytes();
+            }
+            case Store.NAMES: {
+                HashMap<String, Long> m = nameIndex[(int) key];
+                if (m.isEmpty()) {
+                    return null;
+                }
+                var sorted = new ArrayList<>(m.keySet());
+                Collections.sort(sorted);
+                w.i32(sorted.size());
+                for (String k : sorted) {
+                    w.str(k);
+                    w.i64(m.get(k));
+                }
+                return w.toBytes();
+            }
+            default:
+                throw new IllegalArgumentException("map " + map);
+        }
+    }
+
+    /** Values of every field of {@code id} on the entity, keyed by name (a debugging aid). */
+    Map<String, Object> describeEntity(long e) {
+        var m = new LinkedHashMap<String, Object>();
+        m.put("path", path(e));
+        var ids = new ArrayList<String>();
+        for (long id : type(e)) {
+            ids.add(idToString(id));
+        }
+        m.put("type", ids);
+        return m;
+    }
+}

@@ -1,0 +1,22 @@
+package dev.quiver.storage;
+
+/**
+ * Counts describing a world.
+ *
+ * @param entities     alive entities, builtins excluded
+ * @param tables       archetype tables (empty ones included)
+ * @param nonEmptyTables tables with at least one row
+ * @param pairs        pair ids held by all entities together
+ * @param ids          component-index records (distinct ids, wildcard records included)
+ * @param components   components with a schema
+ * @param bytesOnDisk  sum of the world directory's file sizes, in bytes (Chronicle files are sparse,
+ *                     so allocated blocks may be fewer)
+ */
+public record WorldStats(long entities, long tables, long nonEmptyTables, long pairs, long ids, long components,
+                         long bytesOnDisk) {
+    @Override
+    public String toString() {
+        return "entities " + entities + "\ntables " + tables + " (" + nonEmptyTables + " non-empty)\npairs " + pairs
+                + "\nids " + ids + "\ncomponents " + components + "\nbytes on disk " + bytesOnDisk;
+    }
+}
