@@ -27,10 +27,20 @@ public final class PagedMap implements AutoCloseable {
 
     private final ChronicleMap<byte[], byte[]> map;
     private final String name;
+    /** Segment counts of the pages stored in more than one segment (so puts need no lookup). */
+    private final it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap multi = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap();
 
     private PagedMap(ChronicleMap<byte[], byte[]> map, String name) {
         this.map = map;
         this.name = name;
+        map.forEachEntry(e -> {
+            byte[] k = e.key().get();
+            int seg = segmentOf(k);
+            if (seg > 0) {
+                long page = pageOf(k);
+                multi.put(page, Math.max(multi.get(page), seg + 1));
+            }
+        });
     }
 
     static {
@@ -155,11 +165,15 @@ public final class PagedMap implements AutoCloseable {
         for (int s = segments; s < oldSegments; s++) {
             map.remove(key(page, s));
         }
+        if (segments > 1) {
+            multi.put(page, segments);
+        } else if (oldSegments > 1) {
+            multi.remove(page);
+        }
     }
 
     private int segmentCount(long page) {
-        byte[] first = map.get(key(page, 0));
-        return first == null ? 0 : readInt(first, 0);
+        return multi.containsKey(page) ? multi.get(page) : 1;
     }
 
     /** Removes a page (all its segments). */
@@ -168,6 +182,7 @@ public final class PagedMap implements AutoCloseable {
         for (int s = 0; s < n; s++) {
             map.remove(key(page, s));
         }
+        multi.remove(page);
     }
 
     /**
@@ -216,6 +231,7 @@ public final class PagedMap implements AutoCloseable {
     /** Removes every page. */
     public void clear() {
         map.clear();
+        multi.clear();
     }
 
     @Override

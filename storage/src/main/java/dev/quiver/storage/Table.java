@@ -1,14 +1,12 @@
 package dev.quiver.storage;
 
-import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
-
 import java.util.Arrays;
 
 /**
  * An archetype table: every entity whose type (sorted id vector) is exactly {@link #type()}.
  * Rows are entities; there is one {@link Column} per id in the type that carries data. Tables
- * are created the first time their type appears and live as long as the world (Flecs v4
- * archetypes). Read-only to other modules; the world mutates it.
+ * are created the first time their type appears; a table left empty when a transaction
+ * commits is dropped (Flecs v4 archetypes, with empty-table cleanup at commit). Read-only to other modules; the world mutates it.
  */
 public final class Table {
     private final int id;
@@ -17,8 +15,6 @@ public final class Table {
     private final long[] columnIds;
     private long[] entities;
     private int count;
-    final Long2ObjectOpenHashMap<Table> addEdges = new Long2ObjectOpenHashMap<>();
-    final Long2ObjectOpenHashMap<Table> removeEdges = new Long2ObjectOpenHashMap<>();
 
     Table(int id, long[] type, long[] columnIds, Schema[] schemas) {
         this.id = id;

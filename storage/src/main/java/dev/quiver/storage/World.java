@@ -44,6 +44,10 @@ public final class World implements AutoCloseable {
     private static final int PAGE_SIZE = 1 << PAGE_SHIFT;
     private static final int CHUNK_SHIFT = 10;
     private static final int NAME_BUCKETS = 4096;
+    /** Component-index records are stored in this many pages, by a hash of the id. */
+    private static final int COMPONENT_PAGES = 4096;
+    /** Reverse-index lists of 64 consecutive target indices share a page. */
+    private static final int REVERSE_SHIFT = 6;
     private static final byte FREE_NEVER = 0, ALIVE = 1, DEAD = 2;
 
     private Store store;
@@ -70,6 +74,8 @@ public final class World implements AutoCloseable {
 
     // transaction state
     private int txDepth;
+    /** Tables that lost rows in this transaction: dropped at commit when empty. */
+    private final IntOpenHashSet shrunk = new IntOpenHashSet();
     private final LongOpenHashSet[] dirty = new LongOpenHashSet[Store.MAP_NAMES.length];
 
     private record TypeKey(long[] type) {
@@ -241,6 +247,17 @@ public final class World implements AutoCloseable {
     }
 
     private void commit() {
+        if (!shrunk.isEmpty()) {
+            var empty = new ArrayList<Table>();
+            for (int id : shrunk) {
+                Table t = id < tables.size() ? tables.get(id) : null;
+                if (t != null && id != 0 && t.count() == 0) {
+                    empty.add(t);
+                }
+            }
+            shrunk.clear();
+            dropTables(empty);
+        }
         var entries = new ArrayList<Journal.Entry>();
         for (int m = 0; m < dirty.length; m++) {
             var keys = dirty[m].toLongArray();
@@ -250,15 +267,25 @@ public final class World implements AutoCloseable {
             }
             dirty[m].clear();
         }
+        componentPages = null;
         store.commit(entries);
     }
 
     private void rollback() {
+        shrunk.clear();
         for (LongOpenHashSet d : dirty) {
             d.clear();
         }
         resetMirror();
         load();
+    }
+
+    /** Component-index ids grouped by page; built on demand while serializing, then dropped. */
+    private Long2ObjectOpenHashMap<LongArrayList> componentPages;
+
+    private static long componentPage(long id) {
+        long h = id * 0x9E3779B97F4A7C15L;
+        return (h >>> 40) & (COMPONENT_PAGES - 1);
     }
 
     private void markDirty(int map, long key) {
@@ -634,17 +661,49 @@ public final class World implements AutoCloseable {
         mutate(() -> addInternal(idx, id));
     }
 
-    /** Adds several ids in one transaction. */
+    /**
+     * Adds several ids in one transaction. Ids whose relationship has no write-time traits
+     * (Exclusive, Symmetric, With, OneOf, ChildOf, IsA) move the entity once, straight to its
+     * final table, which is what bulk loaders want.
+     */
     public void add(long e, long... ids) {
         int idx = aliveIndex(e);
         for (long id : ids) {
             checkConcreteId(id);
         }
         mutate(() -> {
+            long[] type = tables.get(tableOf[idx]).type();
+            var rest = new LongArrayList();
             for (long id : ids) {
-                addInternal(idx, id);
+                if (isPlainAdd(id)) {
+                    type = insert(type, id);
+                } else {
+                    rest.add(id);
+                }
+            }
+            setType(idx, type);
+            for (int i = 0; i < rest.size(); i++) {
+                addInternal(idx, rest.getLong(i));
             }
         });
+    }
+
+    /** True when adding {@code id} has no effect beyond the id itself (no write-time trait). */
+    private boolean isPlainAdd(long id) {
+        int subject = Ids.isPair(id) ? Ids.first(id) : Ids.index(id);
+        if (Ids.isPair(id) && (subject == Ids.index(Builtin.CHILD_OF) || subject == Ids.index(Builtin.IS_A))) {
+            return false;
+        }
+        int with = Ids.index(Builtin.WITH), oneOf = Ids.index(Builtin.ONE_OF);
+        for (long t : tables.get(tableOf[subject]).type()) {
+            if (t == Builtin.EXCLUSIVE || t == Builtin.SYMMETRIC || t == Builtin.ONE_OF) {
+                return false;
+            }
+            if (Ids.isPair(t) && (Ids.first(t) == with || Ids.first(t) == oneOf)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void checkConcreteId(long id) {
@@ -950,6 +1009,7 @@ public final class World implements AutoCloseable {
             }
         }
         int last = src.count() - 1;
+        shrunk.add(src.id());
         long moved = src.removeSwap(srow);
         if (moved != 0) {
             rowOf[Ids.index(moved)] = srow;
@@ -967,7 +1027,7 @@ public final class World implements AutoCloseable {
         }
         int tgt = Ids.second(id);
         reverse.computeIfAbsent(tgt, k -> new LongArrayList()).add(((long) Ids.first(id) << 32) | idx);
-        markDirty(Store.REVERSE, tgt);
+        markDirty(Store.REVERSE, tgt >>> REVERSE_SHIFT);
     }
 
     private void pairRemoved(int idx, long id) {
@@ -987,7 +1047,7 @@ public final class World implements AutoCloseable {
                 reverse.remove(tgt);
             }
         }
-        markDirty(Store.REVERSE, tgt);
+        markDirty(Store.REVERSE, tgt >>> REVERSE_SHIFT);
     }
 
     private void dirtyRow(Table t, int row) {
@@ -1039,7 +1099,7 @@ public final class World implements AutoCloseable {
         for (long k : keys) {
             componentIndex.computeIfAbsent(k, x -> new ArrayList<>()).add(t);
             if (markDirty) {
-                markDirty(Store.COMPONENTS, k);
+                markDirty(Store.COMPONENTS, componentPage(k));
             }
         }
     }
@@ -1339,6 +1399,7 @@ public final class World implements AutoCloseable {
             }
             int row = rowOf[x];
             int last = t.count() - 1;
+            shrunk.add(t.id());
             long moved = t.removeSwap(row);
             if (moved != 0) {
                 rowOf[Ids.index(moved)] = row;
@@ -1354,7 +1415,7 @@ public final class World implements AutoCloseable {
                 markDirty(Store.SCHEMAS, x);
             }
             if (reverse.remove(x) != null) {
-                markDirty(Store.REVERSE, x);
+                markDirty(Store.REVERSE, x >>> REVERSE_SHIFT);
             }
             free.add(x);
             markDirty(Store.ENTITIES, x >>> PAGE_SHIFT);
@@ -1376,7 +1437,7 @@ public final class World implements AutoCloseable {
             if (l.isEmpty()) {
                 reverse.remove(tgt);
             }
-            markDirty(Store.REVERSE, tgt);
+            markDirty(Store.REVERSE, tgt >>> REVERSE_SHIFT);
         }
     }
 
@@ -1407,11 +1468,15 @@ public final class World implements AutoCloseable {
                 }
             }
         }
+        dropTables(drop);
+    }
+
+    /** Drops empty tables: from the table list, the type map and the component index. */
+    private void dropTables(List<Table> drop) {
         if (drop.isEmpty()) {
             return;
         }
-        var dropSet = Collections.newSetFromMap(new java.util.IdentityHashMap<Table, Boolean>());
-        dropSet.addAll(drop);
+        var byKey = new Long2ObjectOpenHashMap<java.util.Set<Table>>();
         for (Table t : drop) {
             if (t.count() != 0) {
                 throw new IllegalStateException("table " + t + " still has rows after cleanup");
@@ -1419,31 +1484,28 @@ public final class World implements AutoCloseable {
             tables.set(t.id(), null);
             tableByType.remove(new TypeKey(t.type()));
             markDirty(Store.TYPES, t.id());
+            markDirty(Store.ROWS, (long) t.id() << 20);
             markDirty(Store.META, 0);
-            var keys = new LongOpenHashSet();
             for (long x : t.type()) {
-                keys.add(x);
+                byKey.computeIfAbsent(x, k -> Collections.newSetFromMap(new java.util.IdentityHashMap<>())).add(t);
                 if (Ids.isPair(x)) {
-                    keys.add(Ids.pairOfIndices(Ids.first(x), Ids.WILDCARD_INDEX));
-                    keys.add(Ids.pairOfIndices(Ids.WILDCARD_INDEX, Ids.second(x)));
-                }
-            }
-            for (long k : keys) {
-                ArrayList<Table> l = componentIndex.get(k);
-                if (l != null) {
-                    l.removeIf(dropSet::contains);
-                    if (l.isEmpty()) {
-                        componentIndex.remove(k);
-                    }
-                    markDirty(Store.COMPONENTS, k);
+                    byKey.computeIfAbsent(Ids.pairOfIndices(Ids.first(x), Ids.WILDCARD_INDEX),
+                            k -> Collections.newSetFromMap(new java.util.IdentityHashMap<>())).add(t);
+                    byKey.computeIfAbsent(Ids.pairOfIndices(Ids.WILDCARD_INDEX, Ids.second(x)),
+                            k -> Collections.newSetFromMap(new java.util.IdentityHashMap<>())).add(t);
                 }
             }
         }
-        // edges of surviving tables may point at dropped ones
-        for (Table t : tables) {
-            if (t != null) {
-                t.addEdges.values().removeIf(dropSet::contains);
-                t.removeEdges.values().removeIf(dropSet::contains);
+        for (var en : byKey.long2ObjectEntrySet()) {
+            long k = en.getLongKey();
+            ArrayList<Table> l = componentIndex.get(k);
+            if (l != null) {
+                var gone = en.getValue();
+                l.removeIf(gone::contains);
+                if (l.isEmpty()) {
+                    componentIndex.remove(k);
+                }
+                markDirty(Store.COMPONENTS, componentPage(k));
             }
         }
     }
@@ -1679,6 +1741,7 @@ public final class World implements AutoCloseable {
     }
 
     private void checkPersisted(List<String> v) {
+        componentPages = null;
         for (int m = 0; m < Store.MAP_NAMES.length; m++) {
             final int map = m;
             var keys = new LongOpenHashSet();
@@ -1719,12 +1782,18 @@ public final class World implements AutoCloseable {
                     }
                 }
                 break;
-            case Store.COMPONENTS:
-                for (long k : componentIndex.keySet()) out.add(k);
+            case Store.COMPONENTS: {
+                var pages = new LongOpenHashSet();
+                for (long k : componentIndex.keySet()) pages.add(componentPage(k));
+                out.addAll(pages);
                 break;
-            case Store.REVERSE:
-                for (int k : reverse.keySet()) out.add(k);
+            }
+            case Store.REVERSE: {
+                var pages = new LongOpenHashSet();
+                for (int k : reverse.keySet()) pages.add(k >>> REVERSE_SHIFT);
+                out.addAll(pages);
                 break;
+            }
             case Store.NAMES:
                 for (int b = 0; b < NAME_BUCKETS; b++) if (!nameIndex[b].isEmpty()) out.add(b);
                 break;
@@ -1739,6 +1808,7 @@ public final class World implements AutoCloseable {
     /** Streams every persistent page of the committed state (not inside a transaction). */
     public void forEachPage(PageVisitor visitor) {
         ensureOpen();
+        componentPages = null;
         if (txDepth > 0) {
             throw new IllegalStateException("forEachPage inside a transaction");
         }
@@ -1895,25 +1965,34 @@ public final class World implements AutoCloseable {
         }
         maps[Store.COMPONENTS].forEach((k, b) -> {
             Bytes.Reader r = new Bytes.Reader(b);
-            int n = r.i32();
-            var l = new ArrayList<Table>(n);
-            for (int i = 0; i < n; i++) {
-                Table t = tables.get(r.i32());
-                if (t == null) {
-                    throw new dev.quiver.index.StoreException("component index names a missing table");
+            int ids = r.i32();
+            for (int j = 0; j < ids; j++) {
+                long id = r.i64();
+                int n = r.i32();
+                var l = new ArrayList<Table>(n);
+                for (int i = 0; i < n; i++) {
+                    int tid = r.i32();
+                    Table t = tid < tables.size() ? tables.get(tid) : null;
+                    if (t == null) {
+                        throw new dev.quiver.index.StoreException("component index names missing table " + tid);
+                    }
+                    l.add(t);
                 }
-                l.add(t);
+                componentIndex.put(id, l);
             }
-            componentIndex.put((long) k, l);
         });
         maps[Store.REVERSE].forEach((k, b) -> {
             Bytes.Reader r = new Bytes.Reader(b);
-            int n = r.i32();
-            var l = new LongArrayList(n);
-            for (int i = 0; i < n; i++) {
-                l.add(r.i64());
+            int targets = r.i32();
+            for (int j = 0; j < targets; j++) {
+                int target = r.i32();
+                int n = r.i32();
+                var l = new LongArrayList(n);
+                for (int i = 0; i < n; i++) {
+                    l.add(r.i64());
+                }
+                reverse.put(target, l);
             }
-            reverse.put((int) (long) k, l);
         });
         maps[Store.NAMES].forEach((k, b) -> {
             Bytes.Reader r = new Bytes.Reader(b);
@@ -2088,24 +2167,51 @@ public final class World implements AutoCloseable {
                 return w.toBytes();
             }
             case Store.COMPONENTS: {
-                List<Table> l = componentIndex.get(key);
-                if (l == null || l.isEmpty()) {
+                if (componentPages == null) {
+                    componentPages = new Long2ObjectOpenHashMap<>();
+                    for (long id : componentIndex.keySet()) {
+                        componentPages.computeIfAbsent(componentPage(id), x -> new LongArrayList()).add(id);
+                    }
+                }
+                LongArrayList ids = componentPages.get(key);
+                if (ids == null || ids.isEmpty()) {
                     return null;
                 }
-                w.i32(l.size());
-                for (Table t : l) {
-                    w.i32(t.id());
+                long[] sorted = ids.toLongArray();
+                Arrays.sort(sorted);
+                w.i32(sorted.length);
+                for (long id : sorted) {
+                    List<Table> l = componentIndex.get(id);
+                    w.i64(id);
+                    w.i32(l.size());
+                    for (Table t : l) {
+                        w.i32(t.id());
+                    }
                 }
                 return w.toBytes();
             }
             case Store.REVERSE: {
-                LongArrayList l = reverse.get((int) key);
-                if (l == null || l.isEmpty()) {
+                int base = (int) key << REVERSE_SHIFT;
+                int n = 0;
+                for (int i = 0; i < (1 << REVERSE_SHIFT); i++) {
+                    if (reverse.containsKey(base + i)) {
+                        n++;
+                    }
+                }
+                if (n == 0) {
                     return null;
                 }
-                w.i32(l.size());
-                for (int i = 0; i < l.size(); i++) {
-                    w.i64(l.getLong(i));
+                w.i32(n);
+                for (int i = 0; i < (1 << REVERSE_SHIFT); i++) {
+                    LongArrayList l = reverse.get(base + i);
+                    if (l == null) {
+                        continue;
+                    }
+                    w.i32(base + i);
+                    w.i32(l.size());
+                    for (int j = 0; j < l.size(); j++) {
+                        w.i64(l.getLong(j));
+                    }
                 }
                 return w.toBytes();
             }
