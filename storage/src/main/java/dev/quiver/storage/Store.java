@@ -30,6 +30,9 @@ final class Store implements AutoCloseable {
     private static final long[] ENTRIES = {1024, 4096, 4096, 65536, 65536, 131072, 131072, 8192};
     private static final int[] AVG_VALUE = {256, 128, 16384, 64, 512, 64, 64, 4096};
 
+    /** Test hook: the process halts right after journaling its Nth commit (0: never). */
+    private static final long CRASH_AFTER_JOURNAL = Long.getLong("quiver.test.crashAfterJournal", 0);
+
     final Path dir;
     final boolean readOnly;
     private final FileChannel lockChannel;
@@ -201,7 +204,8 @@ final class Store implements AutoCloseable {
             throw new ReadOnlyException("world " + dir + " is open read-only");
         }
         journal.append(++txSeq, entries);
-        if (Boolean.getBoolean("quiver.test.crashAfterJournal")) {
+        if (txSeq == CRASH_AFTER_JOURNAL) {
+            // fault injection for the crash tests: die between journal and map files
             Runtime.getRuntime().halt(77);
         }
         apply(entries);
