@@ -22,17 +22,26 @@ import java.util.function.BiConsumer;
  * (unsigned short). Segment 0 starts with the segment count (4 bytes). Not thread-safe.
  */
 public final class PagedMap implements AutoCloseable {
-    /** Largest payload stored in one Chronicle entry, in bytes. */
+    /** Largest payload stored in one Chronicle entry, in bytes (smaller for small-valued maps). */
     public static final int SEGMENT_BYTES = 32 * 1024;
 
     private final ChronicleMap<byte[], byte[]> map;
     private final String name;
+    /**
+     * Payload bytes per segment: a Chronicle entry may span at most about 100 times the configured
+     * average value size, so segments stay at 16 times the average (at most {@link #SEGMENT_BYTES}).
+     */
+    private final int segmentBytes;
     /** Segment counts of the pages stored in more than one segment (so puts need no lookup). */
     private final it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap multi = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap();
 
-    private PagedMap(ChronicleMap<byte[], byte[]> map, String name) {
+    private PagedMap(ChronicleMap<byte[], byte[]> map, String name, int segmentBytes, boolean scan) {
         this.map = map;
         this.name = name;
+        this.segmentBytes = segmentBytes;
+        if (!scan) {
+            return; // forEach fills 'multi' when the owner loads the pages
+        }
         map.forEachEntry(e -> {
             byte[] k = e.key().get();
             int seg = segmentOf(k);
@@ -70,7 +79,7 @@ public final class PagedMap implements AutoCloseable {
             ChronicleMap<byte[], byte[]> m = recover && f.exists()
                     ? builder.recoverPersistedTo(f, false)
                     : builder.createPersistedTo(f);
-            return new PagedMap(m, name);
+            return new PagedMap(m, name, (int) Math.min(SEGMENT_BYTES, 16L * Math.max(16, averageValue)), recover);
         } catch (IOException e) {
             throw new StoreException("cannot open " + file + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
@@ -146,9 +155,12 @@ public final class PagedMap implements AutoCloseable {
             return;
         }
         int oldSegments = segmentCount(page);
-        int segments = Math.max(1, (value.length + SEGMENT_BYTES - 1) / SEGMENT_BYTES);
+        int segments = Math.max(1, (value.length + segmentBytes - 1) / segmentBytes);
+        if (segments > 0xFFFF) {
+            throw new StoreException(name + ": page " + page + " of " + value.length + " bytes is too large");
+        }
         for (int s = 0; s < segments; s++) {
-            int from = s * SEGMENT_BYTES, to = Math.min(value.length, from + SEGMENT_BYTES);
+            int from = s * segmentBytes, to = Math.min(value.length, from + segmentBytes);
             byte[] part;
             if (s == 0) {
                 part = new byte[4 + (to - from)];
@@ -187,7 +199,8 @@ public final class PagedMap implements AutoCloseable {
 
     /**
      * Calls {@code action} once per page with its whole blob, in no particular order. Multi-segment
-     * pages are reassembled.
+     * pages are reassembled. Call it once after opening before the first {@link #put}: it learns
+     * which pages span several segments.
      */
     public void forEach(BiConsumer<Long, byte[]> action) {
         var multi = new java.util.HashMap<Long, byte[][]>();
@@ -210,7 +223,9 @@ public final class PagedMap implements AutoCloseable {
                 multi.put(page, grown);
                 parts = grown;
             }
-            parts[seg] = seg == 0 ? Arrays.copyOfRange(v, 4, v.length) : v;
+            // Chronicle may reuse the array it hands out for the next entry of the same size: copy
+            parts[seg] = seg == 0 ? Arrays.copyOfRange(v, 4, v.length) : v.clone();
+            this.multi.put(page, Math.max(this.multi.get(page), seg + 1));
         });
         for (var en : multi.entrySet()) {
             byte[][] parts = en.getValue();

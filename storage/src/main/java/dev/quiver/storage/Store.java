@@ -27,8 +27,8 @@ final class Store implements AutoCloseable {
     static final int FORMAT_VERSION = 1;
     static final String[] MAP_NAMES = {"meta", "schemas", "entities", "types", "rows", "components", "reverse", "names"};
     static final int META = 0, SCHEMAS = 1, ENTITIES = 2, TYPES = 3, ROWS = 4, COMPONENTS = 5, REVERSE = 6, NAMES = 7;
-    private static final long[] ENTRIES = {1024, 4096, 4096, 65536, 65536, 131072, 131072, 8192};
-    private static final int[] AVG_VALUE = {256, 128, 16384, 64, 512, 64, 64, 4096};
+    private static final long[] ENTRIES = {1024, 4096, 4096, 65536, 65536, 8192, 32768, 8192};
+    private static final int[] AVG_VALUE = {256, 128, 16384, 128, 512, 512, 512, 4096};
 
     /** Test hook: the process halts right after journaling its Nth commit (0: never). */
     private static final long CRASH_AFTER_JOURNAL = Long.getLong("quiver.test.crashAfterJournal", 0);
