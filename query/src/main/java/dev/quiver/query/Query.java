@@ -1,0 +1,160 @@
+package dev.quiver.query;
+
+import dev.quiver.query.engine.Bindings;
+import dev.quiver.query.engine.Evaluator;
+import dev.quiver.query.parse.QueryAst;
+import dev.quiver.query.parse.QueryParser;
+import dev.quiver.query.plan.Plan;
+import dev.quiver.query.plan.Planner;
+import dev.quiver.storage.World;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * A query in the Flecs v4 Query Language, compiled for one world (FEATURES.md sections 8 and 9).
+ *
+ * <p>{@link #parse(World, String)} runs the stages in order: parse ({@link QueryParser}, text to
+ * terms), validate and compile ({@link Planner}: names resolved, traits read, terms ordered, one
+ * operation per term) and, per call to {@link #count()}, {@link #forEach(Consumer)} or
+ * {@link #rows(int)}, evaluate ({@link Evaluator}). Like an uncached Flecs query, the plan reflects
+ * the relationship traits at creation; each evaluation reads the current world.
+ *
+ * <p>Supported now: terms {@code C}, {@code (R, T)}, {@code C(src)}, {@code R(src, T)} with
+ * entities, dotted paths, numeric ids, {@code $variables} in any position, {@code $this},
+ * {@code *}, {@code _} and the singleton {@code $}; operators {@code !}, {@code ?} and
+ * {@code ||}; {@code !{ ... }} scopes; {@code ==}, {@code !=}, {@code ~=}; {@code |self} (and
+ * plain {@code self} sources); lookup variables {@code $this.child} as sources; the Singleton
+ * trait. Prefab and Disabled entities are left out unless the query mentions those tags (QS-47).
+ *
+ * <p>Transitive relationships (Flecs v4 Transitive trait, QS-26..QS-33) are followed for a fixed
+ * or bound target (reverse index walk), a fixed or bound source (forward walk over the table
+ * types) and with both unbound (per-table closures), with set semantics: each (source, target)
+ * once, however many paths lead there, and walks end on cycles. An entity is its own ancestor
+ * only on a cycle. {@code (R, *)} follows the chain like a variable; {@code (R, *|self)} and
+ * {@code (R, _)} do not (QS-30). Reflexive (QS-34, conformance NOTES K4) adds R(x, x): always for
+ * a fixed target or source; for a variable target only when an earlier written term bound the
+ * source, or else for sources that have an R pair. For a transitive term the field id is the pair
+ * (R, target) (Flecs reports the first pair of the path when $this was unbound; see K1).
+ * {@code R($x, $x)} on an acyclic (so also transitive) R is refused, as in Flecs. Traversal
+ * ({@code up}, {@code cascade}), IsA component inheritance and the *From operators raise
+ * {@link UnsupportedQueryException}.
+ *
+ * <p>Errors at creation: {@link QuerySyntaxException} (token and column),
+ * {@link UnknownQueryNameException} (name and column), {@link UnsupportedQueryException}; all are
+ * {@link dev.quiver.index.QuiverException}s. Not thread-safe with respect to world mutation.
+ */
+public final class Query {
+    private final World world;
+    private final QueryAst ast;
+    private final Plan plan;
+
+    private Query(World world, QueryAst ast, Plan plan) {
+        this.world = world;
+        this.ast = ast;
+        this.plan = plan;
+    }
+
+    /**
+     * Parses and compiles a query for a world.
+     *
+     * @param world the world whose names, traits and data the query uses
+     * @param text the query, e.g. {@code (Lexname, noun_animal), !(KindOf, animal_n_01)}
+     * @throws QuerySyntaxException on a syntax error
+     * @throws UnknownQueryNameException on a name that resolves to no entity
+     * @throws UnsupportedQueryException on a construct not evaluated yet
+     */
+    public static Query parse(World world, String text) {
+        QueryAst ast = QueryParser.parse(text);
+        return new Query(world, ast, Planner.plan(world, ast));
+    }
+
+    /** The query text as given. */
+    public String text() {
+        return ast.text();
+    }
+
+    /** The query in canonical form (terms joined by ", ", elements without spaces). */
+    public String canonicalText() {
+        return ast.canonical();
+    }
+
+    /** Named variables other than {@code $this}, in first-appearance order (anonymous and scope-local ones excluded). */
+    public List<String> variableNames() {
+        return plan.variableNames();
+    }
+
+    /** True when the query uses {@code $this} (outside of scopes); rows then carry {@link QueryRow#thisEntity()}. */
+    public boolean hasThis() {
+        return plan.hasThis();
+    }
+
+    /** Number of fields of each row. */
+    public int fieldCount() {
+        return plan.fieldCount();
+    }
+
+    /** The compiled plan as text, one step per line (for diagnostics and tests). */
+    public String plan() {
+        return plan.toString();
+    }
+
+    /**
+     * Number of results, without building rows. For example {@code (R, T)} on a transitive R
+     * counts the distinct sources, {@code R(S, $x)} the distinct reachable {@code $x}.
+     */
+    public long count() {
+        return new Evaluator(world, plan).count();
+    }
+
+    /** Calls {@code action} with every result, in evaluation order (deterministic for a given world state). */
+    public void forEach(Consumer<QueryRow> action) {
+        new Evaluator(world, plan).run(b -> {
+            action.accept(row(b));
+            return true;
+        });
+    }
+
+    /**
+     * The results as a list.
+     *
+     * @param limit maximum number of rows; negative for all
+     */
+    public List<QueryRow> rows(int limit) {
+        List<QueryRow> out = new ArrayList<>();
+        if (limit == 0) {
+            return out;
+        }
+        new Evaluator(world, plan).run(b -> {
+            out.add(row(b));
+            return limit < 0 || out.size() < limit;
+        });
+        return out;
+    }
+
+    private QueryRow row(Bindings b) {
+        int[] slots = plan.variableSlots();
+        long[] vars = new long[slots.length];
+        for (int i = 0; i < slots.length; i++) {
+            vars[i] = b.value(slots[i]);
+        }
+        int n = plan.fieldCount();
+        long[] ids = new long[n];
+        long[] srcs = new long[n];
+        boolean[] set = new boolean[n];
+        for (int f = 0; f < n; f++) {
+            set[f] = b.fieldSet(f);
+            ids[f] = b.fieldId(f);
+            srcs[f] = b.fieldSource(f);
+        }
+        long thisEntity = plan.hasThis() ? b.value(0) : 0;
+        return new QueryRow(plan.variableNames(), thisEntity, plan.hasThis() ? b.table(0) : null,
+            b.row(0), vars, ids, srcs, set);
+    }
+
+    @Override
+    public String toString() {
+        return "Query[" + ast.text() + "]";
+    }
+}

@@ -1,0 +1,55 @@
+package dev.quiver.query.engine;
+
+import dev.quiver.storage.Table;
+
+/**
+ * The state of one evaluation at the moment a result is yielded: the value of every variable slot
+ * and every field. Valid only inside {@link Evaluator.Sink#accept}; copy what you keep.
+ */
+public final class Bindings {
+    final long[] values;
+    final Table[] tables;
+    final int[] rows;
+    final long[] fieldIds;
+    final long[] fieldSources;
+    final boolean[] fieldSet;
+
+    Bindings(int slots, int fields) {
+        values = new long[slots];
+        tables = new Table[slots];
+        rows = new int[slots];
+        fieldIds = new long[fields];
+        fieldSources = new long[fields];
+        fieldSet = new boolean[fields];
+    }
+
+    /** The entity bound to a slot, 0 when unbound. */
+    public long value(int slot) {
+        return values[slot];
+    }
+
+    /** The table the slot's entity was found in, or null when it was bound another way. */
+    public Table table(int slot) {
+        return tables[slot];
+    }
+
+    /** The row of the slot's entity in {@link #table(int)}; meaningless when that is null. */
+    public int row(int slot) {
+        return rows[slot];
+    }
+
+    /** The id matched by a field (0 when not set). */
+    public long fieldId(int field) {
+        return fieldSet[field] ? fieldIds[field] : 0;
+    }
+
+    /** The entity a field matched on (0 when not set). */
+    public long fieldSource(int field) {
+        return fieldSet[field] ? fieldSources[field] : 0;
+    }
+
+    /** True when the field is set (false for Not, unmatched Optional and equality terms). */
+    public boolean fieldSet(int field) {
+        return fieldSet[field];
+    }
+}

@@ -1,0 +1,312 @@
+package dev.quiver.query.engine;
+
+import dev.quiver.index.Ids;
+import dev.quiver.storage.Table;
+import dev.quiver.storage.World;
+import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
+import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+
+import java.util.Arrays;
+import java.util.function.LongConsumer;
+
+/**
+ * Transitive closures of one relationship R during one query evaluation (Flecs v4 Transitive
+ * trait; FEATURES.md QS-26..QS-33). Entities are handled as entity indices.
+ *
+ * <ul>
+ *   <li>{@link #up(int)}: every entity reachable from x over one or more R edges, forward over
+ *       the (R, *) pairs in the table types;</li>
+ *   <li>{@link #down(int)}: every entity from which t is reachable, backwards over the reverse
+ *       index ({@link World#forEachSource});</li>
+ *   <li>{@link #tableClosure(Table)}: the union of {x} and up(x) over the table's (R, x) pairs,
+ *       which is the closure of every entity in the table (they share their pairs);</li>
+ *   <li>{@link #reaches(int, int)}: reachability.</li>
+ * </ul>
+ *
+ * Each walk keeps a visited set, so cycles end and every entity appears once (set semantics). An
+ * entity is in its own closure only when it lies on an R cycle; reflexivity is the caller's
+ * concern. Results are memoised per entity within a budget of {@value #MEMO_BUDGET} entries, so
+ * that walking every table (RG-1 {@code (LocatedIn, $x)}) costs about one step per result.
+ */
+final class Closure {
+    static final long MEMO_BUDGET = 24_000_000L;
+    private static final int TEST_THRESHOLD = 16;
+
+    private final World world;
+    private final long relationship;
+    private final int rel;
+    private final Int2ObjectOpenHashMap<int[]> upMemo = new Int2ObjectOpenHashMap<>();
+    private final Int2ObjectOpenHashMap<int[]> downMemo = new Int2ObjectOpenHashMap<>();
+    private final Int2ObjectOpenHashMap<int[]> downSorted = new Int2ObjectOpenHashMap<>();
+    private final Int2IntOpenHashMap testCounts = new Int2IntOpenHashMap();
+    private long memoSize;
+
+    // visited marks: a stamp per entity index, one array per kind of walk so walks can nest
+    private int[] bfsMark = new int[1024];
+    private int bfsStamp;
+    private int[] unionMark = new int[1024];
+    private int unionStamp;
+    private final IntArrayList queue = new IntArrayList();
+    private final IntArrayList result = new IntArrayList();
+    private final IntArrayList union = new IntArrayList();
+    private final LongConsumer downVisitor;
+
+    // last table closure, rows of one table arrive together
+    private Table lastTable;
+    private int[] lastTableClosure;
+
+    Closure(World world, long relationship) {
+        this.world = world;
+        this.relationship = relationship;
+        this.rel = Ids.index(relationship);
+        this.downVisitor = src -> {
+            int s = Ids.index(src);
+            if (markBfs(s)) {
+                result.add(s);
+                queue.add(s);
+            }
+        };
+    }
+
+    /** The relationship entity. */
+    long relationship() {
+        return relationship;
+    }
+
+    // ------------------------------------------------------------------ forward
+
+    /** Entity indices reachable from {@code x} over one or more R edges. */
+    int[] up(int x) {
+        int[] m = upMemo.get(x);
+        if (m != null) {
+            return m;
+        }
+        newBfs();
+        result.clear();
+        queue.clear();
+        queue.add(x);
+        for (int qi = 0; qi < queue.size(); qi++) {
+            int y = queue.getInt(qi);
+            int[] known = y != x ? upMemo.get(y) : null;
+            if (known != null) {
+                // everything reachable from y is known; no need to expand it
+                for (int z : known) {
+                    if (markBfs(z)) {
+                        result.add(z);
+                    }
+                }
+                continue;
+            }
+            long[] type = typeOf(y);
+            if (type == null) {
+                continue;
+            }
+            for (int k = first(type, rel); k < type.length && Ids.isPair(type[k]) && Ids.first(type[k]) == rel; k++) {
+                int z = Ids.second(type[k]);
+                if (markBfs(z)) {
+                    result.add(z);
+                    queue.add(z);
+                }
+            }
+        }
+        int[] out = result.toIntArray();
+        memo(upMemo, x, out);
+        return out;
+    }
+
+    /**
+     * The closure shared by every entity in a table: the union over its (R, x) pairs of x and
+     * everything reachable from x.
+     */
+    int[] tableClosure(Table t) {
+        if (t == lastTable) {
+            return lastTableClosure;
+        }
+        long[] type = t.type();
+        int start = first(type, rel);
+        int end = start;
+        while (end < type.length && Ids.isPair(type[end]) && Ids.first(type[end]) == rel) {
+            end++;
+        }
+        int[] out;
+        if (end - start == 1) {
+            int x = Ids.second(type[start]);
+            int[] up = up(x);
+            if (contains(up, x)) {
+                out = up;
+            } else {
+                out = new int[up.length + 1];
+                out[0] = x;
+                System.arraycopy(up, 0, out, 1, up.length);
+            }
+        } else {
+            newUnion();
+            union.clear();
+            for (int k = start; k < end; k++) {
+                int x = Ids.second(type[k]);
+                if (markUnion(x)) {
+                    union.add(x);
+                }
+                for (int z : up(x)) {
+                    if (markUnion(z)) {
+                        union.add(z);
+                    }
+                }
+            }
+            out = union.toIntArray();
+        }
+        lastTable = t;
+        lastTableClosure = out;
+        return out;
+    }
+
+    /** The closure of one entity (the closure of its table). */
+    int[] upOfEntity(long e) {
+        if (!world.isAlive(e)) {
+            return new int[0];
+        }
+        return tableClosure(world.table(e));
+    }
+
+    // ------------------------------------------------------------------ backward
+
+    /** Entity indices from which {@code t} is reachable over one or more R edges. */
+    int[] down(int t) {
+        int[] m = downMemo.get(t);
+        if (m != null) {
+            return m;
+        }
+        newBfs();
+        result.clear();
+        queue.clear();
+        queue.add(t);
+        for (int qi = 0; qi < queue.size(); qi++) {
+            long y = world.entityOfIndex(queue.getInt(qi));
+            if (y != 0) {
+                world.forEachSource(relationship, y, downVisitor);
+            }
+        }
+        int[] out = result.toIntArray();
+        memo(downMemo, t, out);
+        return out;
+    }
+
+    // ------------------------------------------------------------------ tests
+
+    /**
+     * True when {@code t} is reachable from {@code s} over one or more R edges. The first tests
+     * against a target walk forward from s and stop at t; a target tested often gets its backward
+     * closure computed once and searched.
+     */
+    boolean reaches(int s, int t) {
+        int[] sorted = downSorted.get(t);
+        if (sorted != null) {
+            return Arrays.binarySearch(sorted, s) >= 0;
+        }
+        int n = testCounts.addTo(t, 1) + 1;
+        if (n > TEST_THRESHOLD) {
+            sorted = down(t).clone();
+            Arrays.sort(sorted);
+            downSorted.put(t, sorted);
+            return Arrays.binarySearch(sorted, s) >= 0;
+        }
+        int[] known = upMemo.get(s);
+        if (known != null) {
+            return contains(known, t);
+        }
+        newBfs();
+        queue.clear();
+        queue.add(s);
+        for (int qi = 0; qi < queue.size(); qi++) {
+            long[] type = typeOf(queue.getInt(qi));
+            if (type == null) {
+                continue;
+            }
+            for (int k = first(type, rel); k < type.length && Ids.isPair(type[k]) && Ids.first(type[k]) == rel; k++) {
+                int z = Ids.second(type[k]);
+                if (z == t) {
+                    return true;
+                }
+                if (markBfs(z)) {
+                    queue.add(z);
+                }
+            }
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    static boolean contains(int[] a, int x) {
+        for (int v : a) {
+            if (v == x) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Index of the first (R, *) pair in a sorted type (or where it would be). */
+    static int first(long[] type, int rel) {
+        long key = Ids.pairOfIndices(rel, 0);
+        int lo = 0, hi = type.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (type[mid] < key) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    private long[] typeOf(int index) {
+        long e = world.entityOfIndex(index);
+        return e == 0 ? null : world.table(e).type();
+    }
+
+    private void memo(Int2ObjectOpenHashMap<int[]> map, int key, int[] value) {
+        if (memoSize + value.length + 4 <= MEMO_BUDGET) {
+            map.put(key, value);
+            memoSize += value.length + 4;
+        }
+    }
+
+    private void newBfs() {
+        if (++bfsStamp == Integer.MAX_VALUE) {
+            Arrays.fill(bfsMark, 0);
+            bfsStamp = 1;
+        }
+    }
+
+    private void newUnion() {
+        if (++unionStamp == Integer.MAX_VALUE) {
+            Arrays.fill(unionMark, 0);
+            unionStamp = 1;
+        }
+    }
+
+    private boolean markBfs(int i) {
+        if (i >= bfsMark.length) {
+            bfsMark = Arrays.copyOf(bfsMark, Math.max(i + 1, bfsMark.length * 2));
+        }
+        if (bfsMark[i] == bfsStamp) {
+            return false;
+        }
+        bfsMark[i] = bfsStamp;
+        return true;
+    }
+
+    private boolean markUnion(int i) {
+        if (i >= unionMark.length) {
+            unionMark = Arrays.copyOf(unionMark, Math.max(i + 1, unionMark.length * 2));
+        }
+        if (unionMark[i] == unionStamp) {
+            return false;
+        }
+        unionMark[i] = unionStamp;
+        return true;
+    }
+}

@@ -1,0 +1,802 @@
+package dev.quiver.query.engine;
+
+import dev.quiver.index.Ids;
+import dev.quiver.query.plan.OpKind;
+import dev.quiver.query.plan.Operand;
+import dev.quiver.query.plan.Plan;
+import dev.quiver.query.plan.ResolvedTerm;
+import dev.quiver.query.plan.Step;
+import dev.quiver.storage.Builtin;
+import dev.quiver.storage.Table;
+import dev.quiver.storage.World;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Runs a {@link Plan}: a backtracking interpreter over its steps (after Flecs v4
+ * {@code flecs_query_run_until}, with continuation objects in place of jump labels). Each step
+ * enumerates its matches under the current variable bindings and, for each, binds its variables,
+ * writes its field and continues with the next step; when the last step succeeds a result is
+ * yielded. Evaluation walks the component index ({@link World#tables}), table types and the
+ * reverse index ({@link World#forEachSource}); it never scans entities one by one, except that a
+ * query with no positive {@code $this} term walks all tables (FEATURES.md QS-49).
+ *
+ * <p>One evaluator is one run: it holds the per-run state (bindings, per-step scratch lists and
+ * caches, transitive closures). Not thread-safe; create one per run.
+ *
+ * <p>Prefab and Disabled tables are skipped unless the query mentions those ids (QS-47).
+ */
+public final class Evaluator {
+
+    /** Receives results. */
+    @FunctionalInterface
+    public interface Sink {
+        /**
+         * Called once per result.
+         *
+         * @return false to stop the evaluation
+         */
+        boolean accept(Bindings bindings);
+    }
+
+    /** A continuation: runs the rest of the plan; false means stop (or, for tests, "found"). */
+    @FunctionalInterface
+    private interface Cont {
+        boolean go();
+    }
+
+    private static final Cont FOUND = () -> false;
+    private static final int FAIL = -1;
+
+    private final World world;
+    private final Plan plan;
+    private final Bindings b;
+    private final Cont[] next;
+    private final boolean[] flag;
+    private final LongArrayList[] scratch;
+    private final Table[] cacheTable;
+    private final long[] cacheFirst;
+    private final long[] cacheSecond;
+    private final boolean[] deadConstant;
+    private final Long2ObjectOpenHashMap<Closure> closures = new Long2ObjectOpenHashMap<>();
+    private Sink sink;
+    private boolean counting;
+    private long count;
+    private long mult = 1;
+    private Table skipTable;
+    private boolean skipResult;
+
+    /** Prepares a run of {@code plan} over {@code world}. */
+    public Evaluator(World world, Plan plan) {
+        this.world = world;
+        this.plan = plan;
+        this.b = new Bindings(plan.slotCount(), Math.max(plan.fieldCount(), 1));
+        int n = plan.stepCount();
+        next = new Cont[n];
+        flag = new boolean[n];
+        scratch = new LongArrayList[n];
+        cacheTable = new Table[n];
+        cacheFirst = new long[n];
+        cacheSecond = new long[n];
+        deadConstant = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            scratch[i] = new LongArrayList();
+        }
+        link(plan.steps(), this::yield);
+    }
+
+    /**
+     * Marks steps whose fixed id elements were deleted after the query was created: they match
+     * nothing (an entity index may have been reused by a new entity since).
+     */
+    private void markDead(Step s) {
+        ResolvedTerm t = s.term();
+        if (t != null && t.predicate() == null) {
+            for (Operand o : new Operand[] {t.first(), t.second()}) {
+                if (o != null && o.kind() == Operand.Kind.CONST && !world.isAlive(o.entity())) {
+                    deadConstant[s.id()] = true;
+                }
+            }
+        }
+    }
+
+    /** Runs the plan, passing every result to {@code sink} until it returns false. */
+    public void run(Sink sink) {
+        this.sink = sink;
+        this.counting = false;
+        start();
+    }
+
+    /**
+     * Counts the results without building them. Generator steps marked row-independent by the
+     * planner count a whole table at once (results of its first row times its row count).
+     */
+    public long count() {
+        this.counting = true;
+        this.count = 0;
+        this.mult = 1;
+        start();
+        return count;
+    }
+
+    private void start() {
+        if (!plan.steps().isEmpty()) {
+            exec(plan.steps().get(0));
+        }
+    }
+
+    private boolean yield() {
+        if (counting) {
+            count += mult;
+            return true;
+        }
+        return sink.accept(b);
+    }
+
+    // ------------------------------------------------------------------ continuation graph
+
+    private void link(List<Step> chain, Cont end) {
+        for (int i = 0; i < chain.size(); i++) {
+            Step s = chain.get(i);
+            markDead(s);
+            next[s.id()] = i + 1 < chain.size() ? stepCont(chain.get(i + 1)) : end;
+            linkChildren(s);
+        }
+    }
+
+    private Cont stepCont(Step s) {
+        return () -> exec(s);
+    }
+
+    private void linkChildren(Step s) {
+        if (s.inner() != null) {
+            markDead(s.inner());
+        }
+        for (Step a : s.alternatives()) {
+            markDead(a);
+        }
+        for (Step c : s.checks()) {
+            markDead(c);
+        }
+        switch (s.kind()) {
+            case NOT:
+                next[s.inner().id()] = FOUND;
+                break;
+            case OPTIONAL:
+                next[s.inner().id()] = () -> {
+                    flag[s.id()] = true;
+                    return next[s.id()].go();
+                };
+                break;
+            case OR:
+                for (int i = 0; i < s.alternatives().size(); i++) {
+                    final int alt = i;
+                    next[s.alternatives().get(i).id()] = () -> {
+                        for (int j = 0; j < alt && !s.checks().isEmpty(); j++) {
+                            if (!exec(s.checks().get(j))) {
+                                return true; // an earlier alternative matches this source
+                            }
+                        }
+                        flag[s.id()] = true;
+                        return next[s.id()].go();
+                    };
+                }
+                for (Step c : s.checks()) {
+                    next[c.id()] = FOUND;
+                }
+                break;
+            case NOT_SCOPE:
+                link(s.scope(), FOUND);
+                break;
+            default:
+                break;
+        }
+    }
+
+    // ------------------------------------------------------------------ dispatch
+
+    private boolean exec(Step s) {
+        for (int slot : s.requires()) {
+            if (b.values[slot] == 0) {
+                unsetField(s.field());
+                return next[s.id()].go();
+            }
+        }
+        if (deadConstant[s.id()]) {
+            return true;
+        }
+        switch (s.kind()) {
+            case SELECT: return select(s);
+            case WITH: return with(s);
+            case TRANS_DOWN: return transDown(s);
+            case TRANS_UP: return transUp(s);
+            case TRANS_ALL: return transAll(s);
+            case TRANS_TEST: return transTest(s);
+            case PRED_EQ: return predEq(s);
+            case PRED_NEQ: return predNeq(s);
+            case PRED_MATCH: return predMatch(s);
+            case NOT: return not(s);
+            case OPTIONAL: return optional(s);
+            case OR: return or(s);
+            case NOT_SCOPE: return notScope(s);
+            case EACH: return each(s);
+            default: throw new IllegalStateException("unknown op " + s.kind());
+        }
+    }
+
+    // ------------------------------------------------------------------ id terms
+
+    /** Source unbound: walk the tables of the component index for the term's id. */
+    private boolean select(Step s) {
+        ResolvedTerm t = s.term();
+        Cont k = next[s.id()];
+        boolean pair = t.second() != null;
+        long f = value(t.first());
+        long sec = pair ? value(t.second()) : 0;
+        boolean anyF = t.first().kind() == Operand.Kind.ANY;
+        boolean anyS = pair && t.second().kind() == Operand.Kind.ANY;
+        long pattern;
+        if (pair) {
+            pattern = Ids.pairOfIndices(f != 0 ? Ids.index(f) : Ids.WILDCARD_INDEX,
+                sec != 0 ? Ids.index(sec) : Ids.WILDCARD_INDEX);
+        } else {
+            pattern = f != 0 ? f : Ids.WILDCARD;
+        }
+        LongArrayList m = scratch[s.id()];
+        boolean anySource = t.source().kind() == Operand.Kind.ANY;
+        LongOpenHashSet distinct = anySource ? new LongOpenHashSet() : null;
+        int slot = anySource ? -1 : t.source().slot();
+        for (Table tb : world.tables(pattern)) {
+            int n = tb.count();
+            if (n == 0 || skip(tb)) {
+                continue;
+            }
+            m.clear();
+            TypeMatch.match(tb.type(), pair, f, sec, anyF, anyS, m);
+            if (m.isEmpty()) {
+                continue;
+            }
+            if (anySource) {
+                for (int i = 0; i < m.size(); i++) {
+                    long id = m.getLong(i);
+                    if (distinct.add(id) && !emit(s, t, id, Ids.WILDCARD, k)) {
+                        return false;
+                    }
+                }
+                continue;
+            }
+            long[] ents = tb.entities();
+            if (counting && s.rowIndependent()) {
+                long saved = mult;
+                mult *= n;
+                bindSource(slot, ents[0], tb, 0);
+                boolean r = emitAll(s, t, m, ents[0], k);
+                b.values[slot] = 0;
+                mult = saved;
+                if (!r) {
+                    return false;
+                }
+                continue;
+            }
+            for (int row = 0; row < n; row++) {
+                long e = ents[row];
+                bindSource(slot, e, tb, row);
+                boolean r = emitAll(s, t, m, e, k);
+                b.values[slot] = 0;
+                if (!r) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Source bound or fixed: match the id against the source's table type. */
+    private boolean with(Step s) {
+        ResolvedTerm t = s.term();
+        long src = sourceValue(t.source());
+        if (src == 0) {
+            return true;
+        }
+        Table tb = tableOf(t.source(), src);
+        if (tb == null) {
+            return true;
+        }
+        boolean pair = t.second() != null;
+        long f = value(t.first());
+        long sec = pair ? value(t.second()) : 0;
+        int id = s.id();
+        LongArrayList m = scratch[id];
+        if (cacheTable[id] != tb || cacheFirst[id] != f || cacheSecond[id] != sec) {
+            m.clear();
+            TypeMatch.match(tb.type(), pair, f, sec, t.first().kind() == Operand.Kind.ANY,
+                pair && t.second().kind() == Operand.Kind.ANY, m);
+            cacheTable[id] = tb;
+            cacheFirst[id] = f;
+            cacheSecond[id] = sec;
+        }
+        return emitAll(s, t, m, src, next[id]);
+    }
+
+    private boolean emitAll(Step s, ResolvedTerm t, LongArrayList m, long src, Cont k) {
+        for (int i = 0, n = m.size(); i < n; i++) {
+            if (!emit(s, t, m.getLong(i), src, k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Binds the term's first/second variables from a matched id, writes the field, continues. */
+    private boolean emit(Step s, ResolvedTerm t, long id, long src, Cont k) {
+        int fs = -1, ss = -1;
+        long reported = id;
+        if (t.second() != null) {
+            if (t.first().isVar()) {
+                long v = world.entityOfIndex(Ids.first(id));
+                int r = bindOrCompare(t.first().slot(), v);
+                if (r == FAIL) {
+                    return true;
+                }
+                fs = r;
+            }
+            if (t.second().isVar()) {
+                long v = world.entityOfIndex(Ids.second(id));
+                int r = bindOrCompare(t.second().slot(), v);
+                if (r == FAIL) {
+                    unbind(fs);
+                    return true;
+                }
+                ss = r;
+            }
+            if (t.first().kind() == Operand.Kind.ANY || t.second().kind() == Operand.Kind.ANY) {
+                reported = Ids.pairOfIndices(t.first().kind() == Operand.Kind.ANY ? Ids.WILDCARD_INDEX : Ids.first(id),
+                    t.second().kind() == Operand.Kind.ANY ? Ids.WILDCARD_INDEX : Ids.second(id));
+            }
+        } else {
+            if (t.first().isVar()) {
+                int r = bindOrCompare(t.first().slot(), id);
+                if (r == FAIL) {
+                    return true;
+                }
+                fs = r;
+            }
+            if (t.first().kind() == Operand.Kind.ANY) {
+                reported = Ids.WILDCARD;
+            }
+        }
+        setField(s.field(), reported, src);
+        boolean r = k.go();
+        unbind(ss);
+        unbind(fs);
+        return r;
+    }
+
+    // ------------------------------------------------------------------ transitive terms
+
+    /** Transitive R, target known, source unbound: every source with a path to T (QS-26, QS-34). */
+    private boolean transDown(Step s) {
+        ResolvedTerm t = s.term();
+        long target = value(t.second());
+        if (target == 0) {
+            return true;
+        }
+        long rel = t.first().entity();
+        Closure c = closure(rel);
+        int[] down = c.down(Ids.index(target));
+        int slot = t.source().slot();
+        long pair = Ids.pair(rel, target);
+        Cont k = next[s.id()];
+        if (t.reflexive() && world.isAlive(target) && !Closure.contains(down, Ids.index(target))
+            && (!t.selfNeedsPair() || hasPair(world.table(target), rel))) {
+            if (!emitSource(s, slot, target, pair, k)) {
+                return false;
+            }
+        }
+        for (int idx : down) {
+            long e = world.entityOfIndex(idx);
+            if (e != 0 && !emitSource(s, slot, e, pair, k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean emitSource(Step s, int slot, long e, long pair, Cont k) {
+        Table tb = world.table(e);
+        if (skip(tb)) {
+            return true;
+        }
+        int r = bindOrCompare(slot, e);
+        if (r == FAIL) {
+            return true;
+        }
+        b.tables[slot] = tb;
+        b.rows[slot] = world.row(e);
+        setField(s.field(), pair, e);
+        boolean ok = k.go();
+        unbind(r);
+        return ok;
+    }
+
+    /** Transitive R, source known, target unbound: every entity reachable from it (QS-27, QS-29). */
+    private boolean transUp(Step s) {
+        ResolvedTerm t = s.term();
+        long src = sourceValue(t.source());
+        if (src == 0) {
+            return true;
+        }
+        Table tb = tableOf(t.source(), src);
+        if (tb == null) {
+            return true;
+        }
+        long rel = t.first().entity();
+        int[] cl = closure(rel).tableClosure(tb);
+        Cont k = next[s.id()];
+        if (t.reflexive() && !Closure.contains(cl, Ids.index(src)) && (!t.selfNeedsPair() || cl.length > 0)) {
+            if (!emitTarget(s, t, rel, src, src, k)) {
+                return false;
+            }
+        }
+        for (int x : cl) {
+            long e = world.entityOfIndex(x);
+            if (e != 0 && !emitTarget(s, t, rel, src, e, k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Transitive R, source and target unbound: every (source, reachable target) (QS-28, RG-1 transvar). */
+    private boolean transAll(Step s) {
+        ResolvedTerm t = s.term();
+        long rel = t.first().entity();
+        Closure c = closure(rel);
+        int slot = t.source().slot();
+        Cont k = next[s.id()];
+        for (Table tb : world.tables(Ids.pair(rel, Ids.WILDCARD))) {
+            int n = tb.count();
+            if (n == 0 || skip(tb)) {
+                continue;
+            }
+            int[] cl = c.tableClosure(tb);
+            long[] ents = tb.entities();
+            if (counting && s.rowIndependent()) {
+                long saved = mult;
+                mult *= n;
+                bindSource(slot, ents[0], tb, 0);
+                boolean r = true;
+                for (int i = 0; i < cl.length && r; i++) {
+                    long e = world.entityOfIndex(cl[i]);
+                    if (e != 0) {
+                        r = emitTarget(s, t, rel, ents[0], e, k);
+                    }
+                }
+                b.values[slot] = 0;
+                mult = saved;
+                if (!r) {
+                    return false;
+                }
+                continue;
+            }
+            for (int row = 0; row < n; row++) {
+                long src = ents[row];
+                bindSource(slot, src, tb, row);
+                boolean r = true;
+                if (t.reflexive() && !Closure.contains(cl, Ids.index(src))) {
+                    r = emitTarget(s, t, rel, src, src, k);
+                }
+                for (int i = 0; i < cl.length && r; i++) {
+                    long e = world.entityOfIndex(cl[i]);
+                    if (e != 0) {
+                        r = emitTarget(s, t, rel, src, e, k);
+                    }
+                }
+                b.values[slot] = 0;
+                if (!r) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private boolean emitTarget(Step s, ResolvedTerm t, long rel, long src, long target, Cont k) {
+        int r = -1;
+        if (t.second().isVar()) {
+            r = bindOrCompare(t.second().slot(), target);
+            if (r == FAIL) {
+                return true;
+            }
+        }
+        setField(s.field(), Ids.pair(rel, target), src);
+        boolean ok = k.go();
+        unbind(r);
+        return ok;
+    }
+
+    /** Transitive R, both known: reachability (QS-29; Reflexive: R(X, X) holds, QS-34). */
+    private boolean transTest(Step s) {
+        ResolvedTerm t = s.term();
+        long src = sourceValue(t.source());
+        long target = value(t.second());
+        if (src == 0 || target == 0) {
+            return true;
+        }
+        long rel = t.first().entity();
+        boolean alive = world.isAlive(src);
+        boolean ok = (t.reflexive() && src == target && (!t.selfNeedsPair() || (alive && hasPair(world.table(src), rel))))
+            || (alive && closure(rel).reaches(Ids.index(src), Ids.index(target)));
+        if (!ok) {
+            return true;
+        }
+        setField(s.field(), Ids.pair(rel, target), src);
+        return next[s.id()].go();
+    }
+
+    /** True when the table's type holds some (rel, *) pair. */
+    private static boolean hasPair(Table t, long rel) {
+        long[] type = t.type();
+        int r = Ids.index(rel);
+        int k = Closure.first(type, r);
+        return k < type.length && Ids.isPair(type[k]) && Ids.first(type[k]) == r;
+    }
+
+    private Closure closure(long rel) {
+        Closure c = closures.get(rel);
+        if (c == null) {
+            c = new Closure(world, rel);
+            closures.put(rel, c);
+        }
+        return c;
+    }
+
+    // ------------------------------------------------------------------ predicates
+
+    private long rightValue(ResolvedTerm t) {
+        if (t.text() != null) {
+            return world.lookup(t.text());
+        }
+        return value(t.second());
+    }
+
+    /** {@code $v == x}: binds an unbound variable, compares a bound one (QS-19). */
+    private boolean predEq(Step s) {
+        ResolvedTerm t = s.term();
+        int slot = t.source().slot();
+        long right = rightValue(t);
+        if (right == 0) {
+            return true;
+        }
+        unsetField(s.field());
+        long left = b.values[slot];
+        if (left == 0) {
+            if (!world.isAlive(right)) {
+                return true;
+            }
+            b.values[slot] = right;
+            b.tables[slot] = null;
+            boolean r = next[s.id()].go();
+            b.values[slot] = 0;
+            return r;
+        }
+        return left != right || next[s.id()].go();
+    }
+
+    /** {@code $v != x} (QS-20). */
+    private boolean predNeq(Step s) {
+        ResolvedTerm t = s.term();
+        long left = b.values[t.source().slot()];
+        long right = rightValue(t);
+        if (left == 0 || left == right) {
+            return true;
+        }
+        unsetField(s.field());
+        return next[s.id()].go();
+    }
+
+    /**
+     * {@code $v ~= "sub"}: the entity's name contains sub, ignoring case as Flecs does; a leading
+     * '!' negates (QS-20).
+     */
+    private boolean predMatch(Step s) {
+        ResolvedTerm t = s.term();
+        long left = b.values[t.source().slot()];
+        if (left == 0) {
+            return true;
+        }
+        String pat = t.text();
+        boolean neg = pat.startsWith("!");
+        if (neg) {
+            pat = pat.substring(1);
+        }
+        String name = world.isAlive(left) ? world.name(left) : null;
+        boolean has = name != null && name.toLowerCase(Locale.ROOT).contains(pat.toLowerCase(Locale.ROOT));
+        if (has == neg) {
+            return true;
+        }
+        unsetField(s.field());
+        return next[s.id()].go();
+    }
+
+    // ------------------------------------------------------------------ operators
+
+    /** {@code !term}: continues once when the inner term has no match (QS-07). */
+    private boolean not(Step s) {
+        Step in = s.inner();
+        if (in.term() != null && in.term().source() != null && in.term().source().kind() == Operand.Kind.LOOKUP
+            && sourceValue(in.term().source()) == 0) {
+            return true; // a failed lookup makes the whole term false (QS-22)
+        }
+        if (!exec(in)) {
+            return true;
+        }
+        unsetField(s.field());
+        return next[s.id()].go();
+    }
+
+    /** {@code ?term}: the inner matches, or one result with the field unset (QS-08). */
+    private boolean optional(Step s) {
+        flag[s.id()] = false;
+        if (!exec(s.inner())) {
+            return false;
+        }
+        if (!flag[s.id()]) {
+            unsetField(s.field());
+            return next[s.id()].go();
+        }
+        return true;
+    }
+
+    /** {@code a || b}: per source, the matches of the first alternative that has any (QS-10). */
+    private boolean or(Step s) {
+        flag[s.id()] = false;
+        for (Step alt : s.alternatives()) {
+            if (!exec(alt)) {
+                return false;
+            }
+            if (flag[s.id()] && s.checks().isEmpty()) {
+                return true;
+            }
+        }
+        return true;
+    }
+
+    /** {@code !{ ... }}: continues once when the scope has no solution (QS-21). */
+    private boolean notScope(Step s) {
+        if (!exec(s.scope().get(0))) {
+            return true;
+        }
+        unsetField(s.field());
+        return next[s.id()].go();
+    }
+
+    /** Binds a slot to every entity, table by table (queries without a positive $this term). */
+    private boolean each(Step s) {
+        int slot = s.eachSlot();
+        Cont k = next[s.id()];
+        for (Table tb : world.allTables()) {
+            int n = tb.count();
+            if (n == 0 || skip(tb)) {
+                continue;
+            }
+            long[] ents = tb.entities();
+            boolean builtins = false;
+            for (int row = 0; row < n && !builtins; row++) {
+                builtins = Builtin.isBuiltin(ents[row]);
+            }
+            if (counting && s.rowIndependent() && !builtins) {
+                long saved = mult;
+                mult *= n;
+                bindSource(slot, ents[0], tb, 0);
+                boolean r = k.go();
+                b.values[slot] = 0;
+                mult = saved;
+                if (!r) {
+                    return false;
+                }
+                continue;
+            }
+            for (int row = 0; row < n; row++) {
+                if (Builtin.isBuiltin(ents[row])) {
+                    continue;
+                }
+                bindSource(slot, ents[row], tb, row);
+                boolean r = k.go();
+                b.values[slot] = 0;
+                if (!r) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    // ------------------------------------------------------------------ bindings
+
+    /** The entity an element stands for now: a constant, a bound variable, or 0 (any). */
+    private long value(Operand o) {
+        switch (o.kind()) {
+            case CONST: return o.entity();
+            case VAR: return b.values[o.slot()];
+            default: return 0;
+        }
+    }
+
+    /** The source entity, resolving a lookup variable ($this.child); 0 when unknown. */
+    private long sourceValue(Operand o) {
+        if (o.kind() == Operand.Kind.LOOKUP) {
+            long base = b.values[o.slot()];
+            if (base == 0 || !world.isAlive(base)) {
+                return 0;
+            }
+            return world.lookup(world.path(base) + "." + o.lookup());
+        }
+        return value(o);
+    }
+
+    private Table tableOf(Operand o, long e) {
+        if (o.isVar()) {
+            Table t = b.tables[o.slot()];
+            if (t != null) {
+                return t;
+            }
+        }
+        return world.isAlive(e) ? world.table(e) : null;
+    }
+
+    private void bindSource(int slot, long e, Table tb, int row) {
+        b.values[slot] = e;
+        b.tables[slot] = tb;
+        b.rows[slot] = row;
+    }
+
+    /** Binds an unbound slot (returns the slot) or compares a bound one (returns -2 or FAIL). */
+    private int bindOrCompare(int slot, long v) {
+        long cur = b.values[slot];
+        if (cur == 0) {
+            if (v == 0) {
+                return FAIL;
+            }
+            b.values[slot] = v;
+            b.tables[slot] = null;
+            return slot;
+        }
+        return cur == v ? -2 : FAIL;
+    }
+
+    private void unbind(int r) {
+        if (r >= 0) {
+            b.values[r] = 0;
+            b.tables[r] = null;
+        }
+    }
+
+    private void setField(int f, long id, long src) {
+        if (f >= 0) {
+            b.fieldIds[f] = id;
+            b.fieldSources[f] = src;
+            b.fieldSet[f] = true;
+        }
+    }
+
+    private void unsetField(int f) {
+        if (f >= 0) {
+            b.fieldSet[f] = false;
+        }
+    }
+
+    private boolean skip(Table tb) {
+        if (tb == skipTable) {
+            return skipResult;
+        }
+        skipTable = tb;
+        skipResult = (!plan.matchPrefab() && tb.hasId(Builtin.PREFAB))
+            || (!plan.matchDisabled() && tb.hasId(Builtin.DISABLED));
+        return skipResult;
+    }
+}

@@ -1,0 +1,36 @@
+package dev.quiver.query.plan;
+
+/**
+ * The operations of a compiled query plan (after Flecs v4's instruction kinds, src/query/types.h).
+ * The planner picks one per term from which of the term's elements are already bound when it runs.
+ */
+public enum OpKind {
+    /** Source unbound, not transitive: walk the component index tables holding the id. */
+    SELECT,
+    /** Source bound or fixed, not transitive: match the id against the source's table type. */
+    WITH,
+    /** Transitive R, target fixed or bound, source unbound: walk the reverse index down from T. */
+    TRANS_DOWN,
+    /** Transitive R, source bound or fixed, target unbound: every entity reachable up from it. */
+    TRANS_UP,
+    /** Transitive R, both unbound: for each table with (R, *), the closure of its targets. */
+    TRANS_ALL,
+    /** Transitive R, both bound: reachability test. */
+    TRANS_TEST,
+    /** {@code $v == x}: binds an unbound variable, tests a bound one. */
+    PRED_EQ,
+    /** {@code $v != x}. */
+    PRED_NEQ,
+    /** {@code $v ~= "sub"}. */
+    PRED_MATCH,
+    /** {@code !term}: succeeds when the inner operation has no match. */
+    NOT,
+    /** {@code ?term}: the inner operation's matches, or one unset result. */
+    OPTIONAL,
+    /** {@code a || b}: the matches of the first alternative that has any. */
+    OR,
+    /** {@code !{ ... }}: succeeds when the inner steps have no solution. */
+    NOT_SCOPE,
+    /** Binds {@code $this} to every entity (queries without a positive {@code $this} term, QS-49). */
+    EACH
+}

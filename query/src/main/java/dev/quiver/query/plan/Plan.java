@@ -1,0 +1,78 @@
+package dev.quiver.query.plan;
+
+import java.util.List;
+
+/**
+ * A compiled query: the steps in evaluation order, the variable slots and the field count.
+ * Immutable; one plan serves any number of evaluations (per-run state lives in the evaluator).
+ *
+ * <p>Slot 0 is always {@code $this} (whether or not the query uses it). Named variables follow in
+ * first-appearance order, then scope-local, anonymous ({@code $_x}) and hidden slots (a {@code *}
+ * source).
+ *
+ * @param text the query text
+ * @param steps top-level steps in evaluation order
+ * @param stepCount number of steps including nested ones (ids are 0..stepCount-1)
+ * @param slotNames name of each slot ("this" for slot 0)
+ * @param variableNames the reported variables: named, not {@code $this}, not anonymous, not
+ *     scope-local; in first-appearance order
+ * @param variableSlots the slot of each reported variable
+ * @param hasThis the query uses {@code $this} outside of scopes
+ * @param fieldCount number of fields (terms, with an Or chain counting once and scopes not at all)
+ * @param matchPrefab the query mentions Prefab, so prefab tables are not skipped (QS-47)
+ * @param matchDisabled the query mentions Disabled, so disabled tables are not skipped
+ */
+public record Plan(String text, List<Step> steps, int stepCount, List<String> slotNames,
+                   List<String> variableNames, int[] variableSlots, boolean hasThis, int fieldCount,
+                   boolean matchPrefab, boolean matchDisabled) {
+
+    public Plan {
+        steps = List.copyOf(steps);
+        slotNames = List.copyOf(slotNames);
+        variableNames = List.copyOf(variableNames);
+    }
+
+    /** Number of variable slots. */
+    public int slotCount() {
+        return slotNames.size();
+    }
+
+    /** "$name" of a slot. */
+    public String slotName(int slot) {
+        return "$" + slotNames.get(slot);
+    }
+
+    /**
+     * The plan as text, one step per line with its index, nested steps indented:
+     * <pre>
+     * 0: SELECT (Lexname,noun_animal)($this) field=0 binds=$this per-table
+     * 1: NOT field=1
+     *      TRANS_TEST (KindOf,animal_n_01)($this)
+     * </pre>
+     */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < steps.size(); i++) {
+            print(sb, steps.get(i), i + ": ", "");
+        }
+        return sb.toString();
+    }
+
+    private void print(StringBuilder sb, Step s, String label, String indent) {
+        sb.append(indent).append(label).append(s.describe(this)).append('\n');
+        String in = indent + " ".repeat(label.length()) + "  ";
+        if (s.inner() != null) {
+            print(sb, s.inner(), "", in);
+        }
+        for (Step a : s.alternatives()) {
+            print(sb, a, "| ", in);
+        }
+        for (Step c : s.checks()) {
+            print(sb, c, "? ", in);
+        }
+        for (int i = 0; i < s.scope().size(); i++) {
+            print(sb, s.scope().get(i), i + ": ", in);
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package dev.quiver.query.plan;
+
+import dev.quiver.query.parse.Predicate;
+import dev.quiver.query.parse.Term;
+
+/**
+ * An id or equality term with its names resolved against the world (the validator stage). For an
+ * id term, {@code first} is the component or relationship, {@code second} the target (null for a
+ * plain id) and {@code source} the entity the term is matched on. For an equality term,
+ * {@code source} is the variable on the left and {@code second} the right side ({@code first} is
+ * null; {@code text} holds a quoted right side).
+ *
+ * @param ast the parsed term
+ * @param first resolved first element, or null for equality terms
+ * @param second resolved second element, or null
+ * @param source resolved source
+ * @param predicate equality operator, or null for id terms
+ * @param text the string on the right of an equality, or null
+ * @param transitive the relationship has the Transitive trait (Flecs v4 Transitive) and the
+ *     term follows it: the first is a constant, the target is not {@code _} and has no
+ *     {@code |self}, the source is not {@code _}
+ * @param reflexive the relationship also has the Reflexive trait
+ * @param selfNeedsPair for a reflexive term with a variable target whose source no earlier
+ *     written term binds: the reflexive self row R(x, x) exists only for entities that have at
+ *     least one R pair, whatever order the planner runs the terms in (Flecs v4 behaviour,
+ *     conformance NOTES K4)
+ */
+public record ResolvedTerm(Term ast, Operand first, Operand second, Operand source, Predicate predicate,
+                           String text, boolean transitive, boolean reflexive, boolean selfNeedsPair) {
+
+    ResolvedTerm withSelfNeedsPair(boolean b) {
+        return new ResolvedTerm(ast, first, second, source, predicate, text, transitive, reflexive, b);
+    }
+
+    /** The slots this term mentions, in first/second/source order (with repeats). */
+    int[] slots() {
+        int[] tmp = new int[3];
+        int n = 0;
+        for (Operand o : new Operand[] {first, second, source}) {
+            if (o != null && (o.kind() == Operand.Kind.VAR || o.kind() == Operand.Kind.LOOKUP)) {
+                tmp[n++] = o.slot();
+            }
+        }
+        return java.util.Arrays.copyOf(tmp, n);
+    }
+
+    @Override
+    public String toString() {
+        if (predicate != null) {
+            return source + " " + predicate.symbol() + " " + (text != null ? "\"" + text + "\"" : second);
+        }
+        String id = second == null ? first.toString() : "(" + first + "," + second + ")";
+        return id + "(" + source + ")";
+    }
+}

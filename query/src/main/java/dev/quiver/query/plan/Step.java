@@ -1,0 +1,77 @@
+package dev.quiver.query.plan;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One instruction of a compiled {@link Plan}: an operation, the term it evaluates and the field it
+ * writes. Immutable; per-run state lives in the evaluator, indexed by {@link #id()}.
+ *
+ * @param id dense index of the step within its plan (nested steps included)
+ * @param kind the operation
+ * @param term the resolved term (null for {@link OpKind#NOT_SCOPE}, {@link OpKind#OR},
+ *     {@link OpKind#NOT}, {@link OpKind#OPTIONAL} and {@link OpKind#EACH})
+ * @param field field index written by the step, -1 when none
+ * @param inner the wrapped step of {@link OpKind#NOT} and {@link OpKind#OPTIONAL}, else null
+ * @param alternatives the alternatives of {@link OpKind#OR}, else empty
+ * @param scope the steps of {@link OpKind#NOT_SCOPE}, else empty
+ * @param checks for an {@link OpKind#OR} whose source is unbound: each alternative compiled as a
+ *     test on a bound source, used to keep a match of alternative i only when no earlier
+ *     alternative matches the same source (one result per entity, first alternative wins, QS-10)
+ * @param requires variable slots that must be bound when the step runs; when one is not (it
+ *     belongs to an optional term or Or alternative that did not match) the step is skipped
+ *     (FEATURES.md QS-09, dependent terms)
+ * @param binds variable slots the step binds
+ * @param eachSlot for {@link OpKind#EACH}, the slot it binds
+ * @param rowIndependent for {@link OpKind#SELECT} and {@link OpKind#TRANS_ALL}: every later step
+ *     gives the same answers for every row of a table the step visits, so counting may multiply
+ *     by the table's row count instead of visiting each row
+ */
+public record Step(int id, OpKind kind, ResolvedTerm term, int field, Step inner, List<Step> alternatives,
+                   List<Step> scope, List<Step> checks, int[] requires, int[] binds, int eachSlot, boolean rowIndependent) {
+
+    public Step {
+        alternatives = List.copyOf(alternatives);
+        scope = List.copyOf(scope);
+        checks = List.copyOf(checks);
+    }
+
+    Step withRowIndependent(boolean r) {
+        return new Step(id, kind, term, field, inner, alternatives, scope, checks, requires, binds, eachSlot, r);
+    }
+
+    /** One line describing the step (nested steps follow on their own lines in {@link Plan#toString()}). */
+    String describe(Plan plan) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(kind);
+        if (term != null) {
+            sb.append(' ').append(term);
+        }
+        if (kind == OpKind.EACH) {
+            sb.append(' ').append(plan.slotName(eachSlot));
+        }
+        if (field >= 0) {
+            sb.append(" field=").append(field);
+        }
+        if (binds.length > 0) {
+            sb.append(" binds=");
+            appendSlots(sb, binds, plan);
+        }
+        if (requires.length > 0) {
+            sb.append(" requires=");
+            appendSlots(sb, requires, plan);
+        }
+        if (rowIndependent) {
+            sb.append(" per-table");
+        }
+        return sb.toString();
+    }
+
+    private static void appendSlots(StringBuilder sb, int[] slots, Plan plan) {
+        int[] s = slots.clone();
+        Arrays.sort(s);
+        for (int i = 0; i < s.length; i++) {
+            sb.append(i == 0 ? "" : ",").append(plan.slotName(s[i]));
+        }
+    }
+}
