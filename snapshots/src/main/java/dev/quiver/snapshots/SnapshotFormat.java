@@ -1,0 +1,51 @@
+package dev.quiver.snapshots;
+
+/**
+ * The byte layout of a snapshot file, format version 1. All integers are big-endian.
+ *
+ * <pre>
+ * header   6 bytes  magic, ASCII "QVSNAP"
+ *          int32    format version (1)
+ * record   byte     'P' (0x50)
+ *  (each   uint16   length n of the map name, 1..{@value #MAX_MAP_NAME_BYTES}
+ *   page)  n bytes  map name, UTF-8
+ *          int64    page key
+ *          int32    blob length b, 0..{@value #MAX_BLOB_BYTES}
+ *          b bytes  blob
+ * trailer  byte     'E' (0x45)
+ *          int64    number of page records
+ *          int32    CRC32C of every preceding byte of the file, magic included
+ * </pre>
+ *
+ * <p>Every format version, present and future, starts with the magic and the version and ends
+ * with the CRC32C of all preceding bytes. That lets a reader tell an intact snapshot of another
+ * version ({@link SnapshotFormatException}) from a damaged one ({@link CorruptSnapshotException})
+ * without knowing the other version's records. Nothing may follow the checksum.
+ */
+final class SnapshotFormat {
+    private SnapshotFormat() {}
+
+    /** The 6 magic bytes every snapshot starts with. */
+    static final byte[] MAGIC = {'Q', 'V', 'S', 'N', 'A', 'P'};
+
+    /** The format version this build reads and writes. */
+    static final int VERSION = 1;
+
+    /** Header size: magic and version. */
+    static final int HEADER_BYTES = MAGIC.length + 4;
+
+    /** Trailer size: tag, record count, checksum. */
+    static final int TRAILER_BYTES = 1 + 8 + 4;
+
+    /** Tag that opens a page record. */
+    static final byte PAGE_TAG = 'P';
+
+    /** Tag that opens the trailer. */
+    static final byte END_TAG = 'E';
+
+    /** Longest map name, in UTF-8 bytes. */
+    static final int MAX_MAP_NAME_BYTES = 1024;
+
+    /** Largest blob of one page, in bytes. */
+    static final int MAX_BLOB_BYTES = Integer.MAX_VALUE - 16;
+}

@@ -1,0 +1,254 @@
+package dev.quiver.snapshots;
+
+import dev.quiver.storage.World;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+/**
+ * Point-in-time snapshot and restore of a whole world as one checksummed file (layout in
+ * {@link SnapshotFormat}).
+ *
+ * <p>{@link #write} streams every persistent page of the world's committed state (the storage
+ * snapshot SPI, {@link World#forEachPage}) into a temporary file next to the target, forces it to
+ * disk and renames it into place, so the target is either the old file or the complete new one.
+ * {@link #restore} reads the file twice: a first pass verifies magic, version, structure and
+ * checksum without touching anything; only then does the second pass feed the pages to
+ * {@link World#restorePages}. A bad snapshot therefore changes nothing, and a failure during the
+ * restore itself removes the directory it was creating.
+ */
+public final class Snapshots {
+    private Snapshots() {}
+
+    /** The snapshot format version this build reads and writes. */
+    public static final int FORMAT_VERSION = SnapshotFormat.VERSION;
+
+    /**
+     * Writes a snapshot of the world's committed state to {@code file}, replacing an existing file
+     * atomically.
+     *
+     * @param world an open world (read-only is enough)
+     * @param file  the snapshot file; its directory must exist
+     * @return the number of pages and bytes written
+     * @throws SnapshotException when the file cannot be written (nothing is left behind)
+     */
+    public static SnapshotInfo write(World world, Path file) {
+        Path target = file.toAbsolutePath();
+        Path dir = target.getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new SnapshotException("cannot write snapshot " + file + ": directory " + dir + " does not exist");
+        }
+        if (Files.isDirectory(target)) {
+            throw new SnapshotException("cannot write snapshot " + file + ": it is a directory");
+        }
+        Path tmp = dir.resolve("." + target.getFileName() + ".tmp-" + ProcessHandle.current().pid());
+        boolean moved = false;
+        try {
+            long pages;
+            try (SnapshotWriter writer = new SnapshotWriter(tmp)) {
+                world.forEachPage((mapName, key, blob) -> {
+                    try {
+                        writer.page(mapName, key, blob);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+                pages = writer.finish();
+            }
+            moveIntoPlace(tmp, target);
+            moved = true;
+            return new SnapshotInfo(file, pages, Files.size(target));
+        } catch (IOException | UncheckedIOException e) {
+            IOException io = e instanceof UncheckedIOException ? ((UncheckedIOException) e).getCause() : (IOException) e;
+            throw new SnapshotException("cannot write snapshot " + file + ": " + io, io);
+        } finally {
+            if (!moved) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // best effort: the temporary file has a dot name and is never read
+                }
+            }
+        }
+    }
+
+    private static void moveIntoPlace(Path tmp, Path target) throws IOException {
+        try {
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /**
+     * Verifies a snapshot file completely (magic, version, every record, count, checksum, no
+     * trailing bytes) without restoring it.
+     *
+     * @return the number of pages and the file size
+     * @throws CorruptSnapshotException  when the file is damaged, truncated or not a snapshot
+     * @throws SnapshotFormatException   when it is an intact snapshot of another format version
+     * @throws SnapshotException         when it cannot be read
+     */
+    public static SnapshotInfo verify(Path file) {
+        try (SnapshotReader reader = new SnapshotReader(file)) {
+            while (reader.next(false) != null) {
+                // every record is parsed and checksummed; blobs are skipped
+            }
+            return new SnapshotInfo(file, reader.pages(), reader.size());
+        }
+    }
+
+    /**
+     * Restores a snapshot into a new world directory. The file is verified completely first; if it
+     * is damaged or of another version, nothing is created.
+     *
+     * @param file        the snapshot file
+     * @param newWorldDir the directory of the new world: must not exist, or be an empty directory
+     * @return the number of pages restored and the file size
+     * @throws SnapshotException (or a subclass) for a bad file or a non-empty target; the target is
+     *                           left as it was
+     */
+    public static SnapshotInfo restore(Path file, Path newWorldDir) {
+        checkTarget(newWorldDir);
+        SnapshotInfo info = verify(file);
+        Path createdTop = firstMissing(newWorldDir.toAbsolutePath());
+        List<PageIterator> opened = new ArrayList<>();
+        boolean ok = false;
+        try {
+            World world = World.restorePages(newWorldDir, () -> {
+                PageIterator it = new PageIterator(file, info.pages());
+                opened.add(it);
+                return it;
+            });
+            world.close();
+            ok = true;
+            return info;
+        } finally {
+            opened.forEach(PageIterator::close);
+            if (!ok) {
+                undoCreate(newWorldDir.toAbsolutePath(), createdTop);
+            }
+        }
+    }
+
+    private static void checkTarget(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        if (!Files.isDirectory(dir)) {
+            throw new SnapshotException("cannot restore into " + dir + ": it is a file");
+        }
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            if (entries.iterator().hasNext()) {
+                throw new SnapshotException("cannot restore into " + dir + ": the directory is not empty");
+            }
+        } catch (IOException e) {
+            throw new SnapshotException("cannot restore into " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The highest ancestor of {@code dir} (or dir itself) that does not exist yet, or null. */
+    private static Path firstMissing(Path dir) {
+        Path missing = null;
+        for (Path p = dir; p != null && !Files.exists(p); p = p.getParent()) {
+            missing = p;
+        }
+        return missing;
+    }
+
+    /** Removes what a failed restore created: the new directories, or the contents of the empty target. */
+    private static void undoCreate(Path dir, Path createdTop) {
+        try {
+            if (createdTop != null) {
+                deleteTree(createdTop, true);
+            } else if (Files.isDirectory(dir)) {
+                deleteTree(dir, false);
+            }
+        } catch (IOException ignored) {
+            // the restore error is what the caller needs to see
+        }
+    }
+
+    private static void deleteTree(Path root, boolean includingRoot) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
+                Files.delete(f);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                if (includingRoot || !d.equals(root)) {
+                    Files.delete(d);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+
+    /**
+     * Second pass over a verified file: yields its pages, and fails with
+     * {@link CorruptSnapshotException} if the file changed since it was verified.
+     */
+    private static final class PageIterator implements Iterator<World.Page> {
+        private final SnapshotReader reader;
+        private final long expected;
+        private SnapshotReader.Record next;
+
+        PageIterator(Path file, long expected) {
+            this.reader = new SnapshotReader(file);
+            this.expected = expected;
+            advance();
+        }
+
+        private void advance() {
+            try {
+                next = reader.next(true);
+                if (next == null) {
+                    reader.close();
+                    if (reader.pages() != expected) {
+                        throw new CorruptSnapshotException("snapshot changed while it was restored");
+                    }
+                }
+            } catch (RuntimeException e) {
+                reader.close();
+                throw e;
+            }
+        }
+
+        void close() {
+            reader.close();
+        }
+
+        @Override
+        public boolean hasNext() {
+            return next != null;
+        }
+
+        @Override
+        public World.Page next() {
+            if (next == null) {
+                throw new NoSuchElementException();
+            }
+            World.Page page = new World.Page(next.mapName(), next.key(), next.blob());
+            advance();
+            return page;
+        }
+    }
+}
