@@ -1,0 +1,65 @@
+package dev.quiver.cli;
+
+import dev.quiver.snapshots.TsvLoader;
+import dev.quiver.storage.World;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** {@code quiver load WORLD FILE...}: loads TSV pair files. */
+@Command(name = "load", header = "Load TSV pair files into a world.",
+        description = {"Loads each FILE (lines 'subject<TAB>relationship<TAB>target', plain or gzip, an "
+                + "optional header line) into WORLD, creating the world if it is missing and every name when "
+                + "missing. Each file is one transaction: a malformed line is reported as file:line and "
+                + "nothing of that file is loaded (files before it stay loaded).",
+            "Example: quiver load w examples/wordnet/wordnet_nouns.tsv.gz"})
+final class LoadCommand extends BaseCommand {
+    @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (created when missing).")
+    Path world;
+
+    @Parameters(index = "1..*", arity = "1..*", paramLabel = "FILE", description = "TSV pair files (.tsv, .tsv.gz).")
+    List<Path> files;
+
+    @Override
+    public Integer call() {
+        long start = System.nanoTime();
+        Loads.requireReadable(files);
+        boolean created = !World.exists(world);
+        boolean dirExisted = Files.exists(world);
+        World w = created ? World.create(world) : World.open(world);
+        boolean committed = false;
+        try {
+            List<TsvLoader.Result> results = Loads.load(w, files, interactive(), out(), "");
+            committed = true;
+            long lines = results.stream().mapToLong(TsvLoader.Result::lines).sum();
+            out().println((created ? "created " : "") + "world " + world + ": loaded " + lines + " lines from "
+                    + files.size() + (files.size() == 1 ? " file" : " files") + ", " + w.entityCount()
+                    + " entities, in " + millisSince(start));
+            return ExitCodes.OK;
+        } catch (RuntimeException e) {
+            committed = committed || !created || w.entityCount() > 0;
+            throw e;
+        } finally {
+            w.close();
+            if (created && !committed) {
+                undoCreate(dirExisted);
+            }
+        }
+    }
+
+    /** Removes the world this command created when no file committed, so a failed load changes nothing. */
+    private void undoCreate(boolean dirExisted) {
+        if (!dirExisted) {
+            Loads.deleteTree(world);
+        } else {
+            try (var entries = Files.list(world)) {
+                entries.forEach(Loads::deleteTree);
+            } catch (java.io.IOException ignored) {
+                // the load error is the one to report
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package dev.quiver.cli;
+
+import dev.quiver.index.QuiverException;
+import dev.quiver.storage.World;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code quiver query WORLD QUERY}: runs Flecs-language queries. */
+@Command(name = "query", header = "Run a query (Flecs query language).",
+        description = {"Runs QUERY, comma-separated terms such as (KindOf, dog_n_01), KindOf(dog_n_01, $x), "
+                + "!(R, T), ?T, over WORLD (opened read-only). Transitive relationships are followed.",
+            "--queries-file runs every query of a file instead: one per line; blank lines and lines "
+                + "starting with # are skipped, and text after a TAB is ignored (so answers.tsv works; its "
+                + "header line is skipped).",
+            "Example: quiver query w '(KindOf, dog_n_01)' --limit 5"})
+final class QueryCommand extends BaseCommand {
+    @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (must exist).")
+    Path world;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "QUERY", description = "The query text.")
+    String query;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
+            description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}). count prints the number "
+                    + "of results alone.")
+    ResultFormat format;
+
+    @Option(names = "--limit", paramLabel = "N", description = "Print at most N results (count is still the total).")
+    Integer limit;
+
+    @Option(names = "--queries-file", paramLabel = "FILE", description = "Run every query in FILE, one per line.")
+    Path queriesFile;
+
+    @Override
+    public Integer call() {
+        if ((query == null) == (queriesFile == null)) {
+            throw new CliInputException(query == null ? "give a QUERY or --queries-file" : "give a QUERY or --queries-file, not both");
+        }
+        if (limit != null && limit < 0) {
+            throw new CliInputException("--limit must be 0 or more, got " + limit);
+        }
+        List<String[]> queries = queriesFile == null ? null : readQueries(queriesFile);
+        boolean countOnly = format == ResultFormat.count;
+        try (World w = openReader(world)) {
+            if (queries == null) {
+                format.print(Answer.evaluate(w, query, limit, countOnly), out());
+                return ExitCodes.OK;
+            }
+            List<Answer> answers = new ArrayList<>();
+            for (String[] q : queries) {
+                try {
+                    Answer a = Answer.evaluate(w, q[1], limit, countOnly);
+                    answers.add(a);
+                    if (format != ResultFormat.json) {
+                        format.printAll(List.of(a), out());
+                        out().flush();
+                    }
+                } catch (QuiverException e) {
+                    throw new CliInputException(queriesFile + ":" + q[0] + ": " + e.getMessage(), e);
+                }
+            }
+            if (format == ResultFormat.json) {
+                format.printAll(answers, out());
+            }
+        }
+        return ExitCodes.OK;
+    }
+
+    /** The queries of a file as {line number, query text}. */
+    static List<String[]> readQueries(Path file) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new CliInputException("cannot read " + file + ": " + (Files.exists(file) ? e.getMessage() : "no such file"), e);
+        }
+        List<String[]> out = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            int tab = line.indexOf('\t');
+            if (i == 0 && line.startsWith("query\t")) {
+                continue;
+            }
+            String q = (tab >= 0 ? line.substring(0, tab) : line).strip();
+            if (!q.isEmpty() && !q.startsWith("#")) {
+                out.add(new String[] {Integer.toString(i + 1), q});
+            }
+        }
+        return out;
+    }
+}

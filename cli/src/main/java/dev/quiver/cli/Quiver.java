@@ -1,0 +1,119 @@
+package dev.quiver.cli;
+
+import dev.quiver.index.ChronicleSupport;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+
+/**
+ * The {@code quiver} command: one subcommand per verb. {@link #main} runs it on the process's
+ * streams; {@link #commandLine} builds the same command on any writers, which is how the tests run
+ * it in-process.
+ */
+@Command(name = "quiver",
+        mixinStandardHelpOptions = true,
+        versionProvider = Quiver.Version.class,
+        header = "Quiver: a persistent relational-graph store with ECS semantics (Flecs v4).",
+        description = {
+            "A world is a directory. Entities carry tags, components and pairs (Relationship, Target);",
+            "queries use the Flecs query language, with transitive relationships followed.",
+            "Exit codes: 0 ok, 1 failure (check violation, internal error), 2 bad input."},
+        subcommands = {
+            InitCommand.class, LoadCommand.class, AddCommand.class, RemoveCommand.class,
+            ComponentCommand.class, SetCommand.class, DeleteCommand.class, ShowCommand.class,
+            QueryCommand.class, StatsCommand.class, CheckCommand.class, SnapshotCommand.class,
+            RestoreCommand.class, DemoCommand.class, HelpCommand.class})
+public final class Quiver implements Callable<Integer> {
+
+    @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT,
+            description = "Print the stack trace of an error, not just its message.")
+    boolean verbose;
+
+    @Spec
+    CommandSpec spec;
+
+    private final boolean interactive;
+
+    private Quiver(boolean interactive) {
+        this.interactive = interactive;
+    }
+
+    /**
+     * True when progress bars may be drawn: the process has a console, and the command writes to
+     * the process's own streams (never in tests).
+     */
+    boolean interactive() {
+        return interactive;
+    }
+
+    /** Without a subcommand: a one-line hint and exit code 2. */
+    @Override
+    public Integer call() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command");
+    }
+
+    /**
+     * Builds the command line with the error handling and exit codes of {@link Errors}.
+     *
+     * @param out         standard output
+     * @param err         standard error: one line per error
+     * @param interactive true to allow progress bars on the process's stderr
+     * @return a command line ready for {@link CommandLine#execute}
+     */
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err, boolean interactive) {
+        Errors errors = new Errors();
+        CommandLine cl = new CommandLine(new Quiver(interactive));
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setExecutionExceptionHandler(errors);
+        cl.setParameterExceptionHandler(errors);
+        cl.setExitCodeExceptionMapper(errors);
+        return cl;
+    }
+
+    /**
+     * Runs {@code quiver} and exits with its exit code. Chronicle's settings are applied before any
+     * Chronicle class loads.
+     *
+     * @param args the command line
+     */
+    public static void main(String[] args) {
+        ChronicleSupport.init();
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), false);
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        int code;
+        try {
+            code = commandLine(out, err, System.console() != null).execute(args);
+        } catch (Throwable t) {
+            // an Error (out of memory, a class missing from a broken jar) escapes picocli's handlers
+            out.flush();
+            err.println("quiver: internal error: " + t);
+            if (java.util.Arrays.asList(args).contains("--verbose") || java.util.Arrays.asList(args).contains("-v")) {
+                t.printStackTrace(err);
+            }
+            code = ExitCodes.FAILURE;
+        }
+        out.flush();
+        err.flush();
+        System.exit(code);
+    }
+
+    /** The version from the jar manifest ({@code Implementation-Version}). */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Quiver.class.getPackage().getImplementationVersion();
+            return new String[] {"quiver " + (v == null ? "(development build)" : v)};
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package dev.quiver.cli;
+
+import dev.quiver.storage.World;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code quiver remove WORLD ENTITY ID...}: removes tags, components and pairs. */
+@Command(name = "remove", header = "Remove tags, components and pairs from an entity.",
+        description = "Removes each ID from ENTITY in one transaction. ENTITY and every name must exist; "
+                + "an ID the entity does not have is left alone. \"(R, *)\" removes every pair of R.")
+final class RemoveCommand extends BaseCommand {
+    @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (must exist).")
+    Path world;
+
+    @Parameters(index = "1", paramLabel = "ENTITY", description = "The entity's name or path.")
+    String entity;
+
+    @Parameters(index = "2..*", arity = "1..*", paramLabel = "ID", description = "Names or pairs \"(R, T)\".")
+    List<String> ids;
+
+    @Override
+    public Integer call() {
+        try (World w = openWriter(world)) {
+            List<String> removed = new ArrayList<>();
+            w.transaction(tx -> {
+                long e = tx.resolve(entity);
+                for (String text : ids) {
+                    long id = tx.id(text);
+                    if (tx.has(e, id)) {
+                        tx.remove(e, id);
+                        removed.add(tx.idToString(id));
+                    }
+                }
+            });
+            out().println(entity + ": removed "
+                    + (removed.isEmpty() ? "nothing (it had none of these ids)" : String.join(" ", removed)));
+        }
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,33 @@
+package dev.quiver.cli;
+
+import dev.quiver.storage.World;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/** {@code quiver show WORLD ENTITY}: prints an entity's ids and component values. */
+@Command(name = "show", header = "Show an entity: its ids and component values.",
+        description = "Prints ENTITY's path and every id of its type, one per line, with the value of "
+                + "each component.")
+final class ShowCommand extends BaseCommand {
+    @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (must exist).")
+    Path world;
+
+    @Parameters(index = "1", paramLabel = "ENTITY", description = "The entity's name or path.")
+    String entity;
+
+    @Override
+    public Integer call() {
+        try (World w = openReader(world)) {
+            long e = w.resolve(entity);
+            out().println(w.path(e));
+            for (long id : w.type(e)) {
+                Map<String, Object> value = w.schema(id) == null ? null : w.get(e, id);
+                out().println("  " + w.idToString(id) + (value == null ? "" : " " + value));
+            }
+        }
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,79 @@
+package dev.quiver.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static dev.quiver.cli.CliRunner.run;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The README's first command: loads WordNet once, answers, and reuses the world. */
+class DemoCommandTest {
+    @TempDir
+    Path tmp;
+
+    private static final String EXAMPLES = Path.of("..", "examples", "wordnet").toString();
+
+    @Test
+    void demoLoadsWordNetOnceAndAnswersEveryQueryAsExpected() {
+        String world = tmp.resolve("wordnet").toString();
+        String first = run("demo", "--world", world, "--examples", EXAMPLES).ok().out();
+        assertTrue(first.contains("Creating a world at " + world), first);
+        assertTrue(first.contains("wordnet_nouns.tsv.gz: 106614 lines"), first);
+        assertTrue(first.contains("wordnet_noun_lexnames.tsv.gz: 82115 lines"), first);
+        assertTrue(first.contains("(KindOf, dog_n_01)\n  189 results"), first);
+        assertTrue(first.contains("KindOf(dog_n_01, $x)\n  14 results"), first);
+        assertTrue(first.contains("(Lexname, noun_animal), !(KindOf, animal_n_01)\n  3516 results"), first);
+        assertTrue(first.contains("every count as expected"), first);
+        assertFalse(first.contains("MISMATCH"), first);
+
+        String second = run("demo", "--world", world, "--examples", EXAMPLES).ok().out();
+        assertTrue(second.contains("Reusing the world at " + world), second);
+        assertFalse(second.contains("lines,"), second);
+        assertTrue(second.contains("every count as expected"), second);
+        run("check", world).ok();
+    }
+
+    @Test
+    void aPartlyLoadedWorldIsCompletedAndWrongCountsFail() throws Exception {
+        Path fake = Files.createDirectory(tmp.resolve("fake"));
+        gzip(fake.resolve("wordnet_nouns.tsv.gz"), "subject\trelationship\ttarget\ndog_n_01\tKindOf\tanimal_n_01\n");
+        gzip(fake.resolve("wordnet_noun_lexnames.tsv.gz"), "dog_n_01\tLexname\tnoun_animal\n");
+        String world = tmp.resolve("w").toString();
+        run("load", world, fake.resolve("wordnet_nouns.tsv.gz").toString()).ok();
+
+        CliRunner.Run r = run("demo", "--world", world, "--examples", fake.toString());
+        r.fails(ExitCodes.FAILURE, "demo answers differ from the known counts");
+        assertTrue(r.out().contains("Completing the world at " + world), r.out());
+        assertTrue(r.out().contains("wordnet_noun_lexnames.tsv.gz: 1 lines"), r.out());
+        assertFalse(r.out().contains("wordnet_nouns.tsv.gz:"), r.out());
+        assertTrue(r.out().contains("(KindOf, dog_n_01)\n  0 results in "), r.out());
+        assertTrue(r.out().contains("MISMATCH: expected 189"), r.out());
+
+        r = run("demo", "--world", world, "--examples", fake.toString());
+        assertTrue(r.out().contains("Reusing the world at " + world), r.out());
+        run("check", world).ok();
+    }
+
+    private static void gzip(Path p, String text) throws java.io.IOException {
+        try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(p))) {
+            out.write(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void missingExampleFilesAreBadInputAndCreateNothing() throws Exception {
+        Path empty = Files.createDirectory(tmp.resolve("empty"));
+        String world = tmp.resolve("w").toString();
+        run("demo", "--world", world, "--examples", empty.toString()).badInput("does not exist");
+        assertFalse(Files.exists(Path.of(world)));
+    }
+
+    @Test
+    void theExamplesAreFoundFromTheCheckout() {
+        assertTrue(Files.isRegularFile(DemoCommand.findExamples().resolve("wordnet_nouns.tsv.gz")));
+    }
+}

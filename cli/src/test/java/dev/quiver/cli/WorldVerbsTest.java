@@ -1,0 +1,213 @@
+package dev.quiver.cli;
+
+import dev.quiver.index.PagedMap;
+import dev.quiver.storage.World;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static dev.quiver.cli.CliRunner.fingerprint;
+import static dev.quiver.cli.CliRunner.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** init, add, remove, component, set, show, delete, stats, check: happy paths and bad input. */
+class WorldVerbsTest {
+    @TempDir
+    Path tmp;
+
+    private String w;
+
+    @BeforeEach
+    void init() {
+        w = tmp.resolve("w").toString();
+        run("init", w).ok();
+    }
+
+    @AfterEach
+    void checkPasses() {
+        if (World.exists(Path.of(w))) {
+            run("check", w).ok();
+        }
+    }
+
+    private boolean has(String entity, String id) {
+        try (World world = World.openReadOnly(Path.of(w))) {
+            long e = world.lookup(entity);
+            return e != 0 && world.has(e, world.id(id));
+        }
+    }
+
+    @Test
+    void initCreatesAnEmptyWorldOnceOnly() {
+        assertTrue(World.exists(Path.of(w)));
+        Map<String, String> before = fingerprint(Path.of(w));
+        run("init", w).badInput("already exists");
+        assertEquals(before, fingerprint(Path.of(w)));
+    }
+
+    @Test
+    void addCreatesNamedEntitiesAndPairs() {
+        run("add", w, "KindOf", "Transitive").ok();
+        String out = run("add", w, "dog", "(KindOf, animal)", "Pet").ok().out();
+        assertEquals("dog: added (KindOf,animal) Pet\n", out);
+        assertTrue(has("dog", "(KindOf, animal)"));
+        assertTrue(has("dog", "Pet"));
+        assertTrue(has("KindOf", "Transitive"));
+        assertTrue(run("add", w, "dog", "Pet").ok().out().contains("added nothing"));
+    }
+
+    @Test
+    void addWithAMalformedIdChangesNothing() {
+        run("add", w, "cat", "Pet").ok();
+        Map<String, String> before = fingerprint(Path.of(w));
+        run("add", w, "dog", "Pet", "(KindOf, animal").badInput("missing ')'");
+        run("add", w, "dog", "(KindOf, *)").badInput("");
+        run("add", w, "bad name", "Pet").badInput("invalid character");
+        assertEquals(before, fingerprint(Path.of(w)));
+        assertFalse(has("dog", "Pet"));
+    }
+
+    @Test
+    void removeTakesIdsAwayAndNeedsKnownNames() {
+        run("add", w, "dog", "(Eats, bone)", "(Eats, meat)", "Pet").ok();
+        assertEquals("dog: removed (Eats,bone)\n", run("remove", w, "dog", "(Eats, bone)").ok().out());
+        assertFalse(has("dog", "(Eats, bone)"));
+        assertTrue(has("dog", "(Eats, meat)"));
+        Map<String, String> before = fingerprint(Path.of(w));
+        run("remove", w, "cat", "Pet").badInput("unknown entity 'cat'");
+        run("remove", w, "dog", "Pet", "(Eats, fish)").badInput("unknown entity 'fish'");
+        assertEquals(before, fingerprint(Path.of(w)));
+        assertTrue(has("dog", "Pet"));
+    }
+
+    @Test
+    void componentSetAndShow() {
+        run("component", w, "Position", "x:f64", "y:f64").ok();
+        run("component", w, "Owner", "who:entity", "since:i32").ok();
+        run("add", w, "alice", "Person").ok();
+        run("set", w, "ship", "Position", "{\"x\": 1.5, \"y\": -2}").ok();
+        run("set", w, "ship", "Owner", "[\"alice\", 1999]").ok();
+        run("set", w, "ship", "Position", "{\"y\": 7}").ok();
+        String show = run("show", w, "ship").ok().out();
+        assertTrue(show.startsWith("ship\n"), show);
+        assertTrue(show.contains("Position {x=1.5, y=7.0}"), show);
+        assertTrue(show.contains("Owner {who="), show);
+        assertTrue(show.contains("since=1999}"), show);
+    }
+
+    @Test
+    void setWithBadInputChangesNothing() {
+        run("component", w, "Position", "x:f64", "y:f64").ok();
+        run("set", w, "ship", "Position", "{\"x\": 1, \"y\": 2}").ok();
+        run("add", w, "ship", "Tagged").ok();
+        Map<String, String> before = fingerprint(Path.of(w));
+        run("set", w, "ship", "Position", "{\"x\": \"far\"}").badInput("field 'x' is a number");
+        run("set", w, "ship", "Position", "{\"z\": 1}").badInput("no field 'z'");
+        run("set", w, "ship", "Position", "{x: 1").badInput("malformed JSON");
+        run("set", w, "ship", "Position", "42").badInput("JSON object or array");
+        run("set", w, "ship", "Tagged", "{}").badInput("is a tag");
+        run("set", w, "boat", "Velocity", "{\"x\": 1}").badInput("unknown entity 'Velocity'");
+        run("set", w, "boat", "Position", "[1, 2, 3]").badInput("2 fields, got 3 values");
+        run("component", w, "Position", "x:f32").badInput("already has schema");
+        run("component", w, "Speed", "v:float").badInput("unknown member type 'float'");
+        run("component", w, "Speed", "v").badInput("expected NAME:TYPE");
+        assertEquals(before, fingerprint(Path.of(w)));
+    }
+
+    @Test
+    void deleteAppliesCleanupAndPanicChangesNothing() {
+        run("add", w, "ParentOf", "(OnDeleteTarget, Delete)").ok();
+        run("add", w, "kid", "(ParentOf, mom)").ok();
+        assertEquals("deleted mom and 1 more by cleanup\n", run("delete", w, "mom").ok().out());
+        run("show", w, "kid").badInput("unknown entity 'kid'");
+
+        run("add", w, "Guards", "(OnDeleteTarget, Panic)").ok();
+        run("add", w, "dog", "(Guards, house)").ok();
+        Map<String, String> before = fingerprint(Path.of(w));
+        run("delete", w, "house").badInput("");
+        run("delete", w, "nobody").badInput("unknown entity 'nobody'");
+        run("delete", w, "ChildOf").badInput("builtin");
+        assertEquals(before, fingerprint(Path.of(w)));
+        assertTrue(has("dog", "(Guards, house)"));
+    }
+
+    @Test
+    void statsPrintsTheCounts() {
+        run("add", w, "dog", "(KindOf, animal)").ok();
+        String out = run("stats", w).ok().out();
+        assertTrue(out.contains("entities: 3\n"), out);
+        assertTrue(out.contains("pairs: "), out);
+        assertTrue(out.contains("bytes on disk: "), out);
+    }
+
+    @Test
+    void checkReportsOk() {
+        run("add", w, "dog", "(KindOf, animal)").ok();
+        assertTrue(run("check", w).ok().out().startsWith("ok: "));
+    }
+
+    @Test
+    void checkExitsOneOnTheFirstViolation() {
+        run("add", w, "dog", "(KindOf, animal)").ok();
+        // damage the persisted reverse index behind the world's back
+        try (PagedMap reverse = PagedMap.open(Path.of(w, "reverse.cm"), "reverse", 1024, 64, false)) {
+            List<Long> keys = new ArrayList<>();
+            reverse.forEach((k, v) -> keys.add(k));
+            assertFalse(keys.isEmpty());
+            keys.forEach(reverse::remove);
+        }
+        CliRunner.Run r = run("check", w).fails(ExitCodes.FAILURE, "check failed: ");
+        assertEquals("", r.out());
+        // leave a consistent world for the after-each check
+        Loads.deleteTree(Path.of(w));
+    }
+
+    @Test
+    void aMissingWorldIsBadInputForEveryVerbAndIsNotCreated() {
+        String missing = tmp.resolve("nowhere").toString();
+        run("add", missing, "dog", "Pet").badInput("does not exist");
+        run("remove", missing, "dog", "Pet").badInput("does not exist");
+        run("set", missing, "dog", "Position", "{}").badInput("does not exist");
+        run("component", missing, "Position", "x:f64").badInput("does not exist");
+        run("delete", missing, "dog").badInput("does not exist");
+        run("show", missing, "dog").badInput("does not exist");
+        run("query", missing, "Pet").badInput("does not exist");
+        run("stats", missing).badInput("does not exist");
+        run("check", missing).badInput("does not exist");
+        run("snapshot", missing, tmp.resolve("s").toString()).badInput("does not exist");
+        assertFalse(Files.exists(Path.of(missing)));
+        assertFalse(Files.exists(tmp.resolve("s")));
+    }
+
+    @Test
+    void aDirectoryThatIsNotAWorldIsBadInput() throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve("plain"));
+        Files.writeString(dir.resolve("notes.txt"), "mine");
+        run("add", dir.toString(), "dog", "Pet").badInput("is not a Quiver world");
+        run("init", dir.toString()).badInput("");
+        assertEquals(1, Files.list(dir).count());
+    }
+
+    @Test
+    void aLockedWorldIsBadInputAndUnchanged() throws Exception {
+        run("add", w, "dog", "Pet").ok();
+        Path tsv = Files.writeString(tmp.resolve("x.tsv"), "cat\tKindOf\tanimal\n");
+        Map<String, String> before = fingerprint(Path.of(w));
+        try (World holder = World.open(Path.of(w))) {
+            assertTrue(holder.entityCount() > 0);
+            run("add", w, "cat", "Pet").badInput("pid");
+            run("load", w, tsv.toString()).badInput("pid");
+            run("delete", w, "dog").badInput("pid");
+        }
+        assertEquals(before, fingerprint(Path.of(w)));
+    }
+}
