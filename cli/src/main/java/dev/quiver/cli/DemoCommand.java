@@ -121,9 +121,7 @@ final class DemoCommand extends BaseCommand {
             return w;
         } catch (RuntimeException e) {
             w.close();
-            if (!dirExisted) {
-                Loads.deleteTree(world);
-            }
+            Loads.undoCreate(world, dirExisted);
             throw e;
         }
     }

@@ -40,25 +40,13 @@ final class LoadCommand extends BaseCommand {
                     + " entities, in " + millisSince(start));
             return ExitCodes.OK;
         } catch (RuntimeException e) {
-            committed = committed || !created || w.entityCount() > 0;
+            // the failing file rolled back; a new world is kept only if an earlier file committed to it
+            committed = w.entityCount() > 0;
             throw e;
         } finally {
             w.close();
             if (created && !committed) {
-                undoCreate(dirExisted);
-            }
-        }
-    }
-
-    /** Removes the world this command created when no file committed, so a failed load changes nothing. */
-    private void undoCreate(boolean dirExisted) {
-        if (!dirExisted) {
-            Loads.deleteTree(world);
-        } else {
-            try (var entries = Files.list(world)) {
-                entries.forEach(Loads::deleteTree);
-            } catch (java.io.IOException ignored) {
-                // the load error is the one to report
+                Loads.undoCreate(world, dirExisted);
             }
         }
     }

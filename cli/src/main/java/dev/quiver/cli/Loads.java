@@ -114,6 +114,22 @@ final class Loads {
     }
 
     /**
+     * Undoes the creation of a world by this command: removes the directory, or only its contents
+     * when it existed (empty) before.
+     */
+    static void undoCreate(Path dir, boolean dirExisted) {
+        if (!dirExisted) {
+            deleteTree(dir);
+            return;
+        }
+        try (var entries = Files.list(dir)) {
+            entries.forEach(Loads::deleteTree);
+        } catch (IOException ignored) {
+            // the error that made us undo is the one to report
+        }
+    }
+
+    /**
      * Deletes a directory tree this process created (a world whose creation is being undone).
      * Symbolic links are removed, never followed.
      */
