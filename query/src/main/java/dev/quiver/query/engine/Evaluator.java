@@ -1,7 +1,6 @@
 package dev.quiver.query.engine;
 
 import dev.quiver.index.Ids;
-import dev.quiver.query.plan.OpKind;
 import dev.quiver.query.plan.Operand;
 import dev.quiver.query.plan.Plan;
 import dev.quiver.query.plan.ResolvedTerm;
@@ -9,12 +8,10 @@ import dev.quiver.query.plan.Step;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.Table;
 import dev.quiver.storage.World;
-import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Runs a {@link Plan}: a backtracking interpreter over its steps (after Flecs v4
@@ -27,6 +24,9 @@ import java.util.Locale;
  *
  * <p>One evaluator is one run: it holds the per-run state (bindings, per-step scratch lists and
  * caches, transitive closures). Not thread-safe; create one per run.
+ *
+ * <p>Operation families: id terms, operators and {@code EACH} here; the transitive operations in
+ * {@link TransitiveOps} (over {@link Closure}s); the equality predicates in {@link PredicateOps}.
  *
  * <p>Prefab and Disabled tables are skipped unless the query mentions those ids (QS-47).
  */
@@ -45,28 +45,29 @@ public final class Evaluator {
 
     /** A continuation: runs the rest of the plan; false means stop (or, for tests, "found"). */
     @FunctionalInterface
-    private interface Cont {
+    interface Cont {
         boolean go();
     }
 
     private static final Cont FOUND = () -> false;
-    private static final int FAIL = -1;
+    static final int FAIL = -1;
 
-    private final World world;
+    final World world;
     private final Plan plan;
-    private final Bindings b;
-    private final Cont[] next;
+    final Bindings b;
+    final Cont[] next;
     private final boolean[] flag;
     private final LongArrayList[] scratch;
     private final Table[] cacheTable;
     private final long[] cacheFirst;
     private final long[] cacheSecond;
     private final boolean[] deadConstant;
-    private final Long2ObjectOpenHashMap<Closure> closures = new Long2ObjectOpenHashMap<>();
+    private final TransitiveOps transitive = new TransitiveOps(this);
+    private final PredicateOps predicates = new PredicateOps(this);
     private Sink sink;
-    private boolean counting;
+    boolean counting;
     private long count;
-    private long mult = 1;
+    long mult = 1;
     private Table skipTable;
     private boolean skipResult;
 
@@ -212,13 +213,13 @@ public final class Evaluator {
         switch (s.kind()) {
             case SELECT: return select(s);
             case WITH: return with(s);
-            case TRANS_DOWN: return transDown(s);
-            case TRANS_UP: return transUp(s);
-            case TRANS_ALL: return transAll(s);
-            case TRANS_TEST: return transTest(s);
-            case PRED_EQ: return predEq(s);
-            case PRED_NEQ: return predNeq(s);
-            case PRED_MATCH: return predMatch(s);
+            case TRANS_DOWN: return transitive.down(s);
+            case TRANS_UP: return transitive.up(s);
+            case TRANS_ALL: return transitive.all(s);
+            case TRANS_TEST: return transitive.test(s);
+            case PRED_EQ: return predicates.eq(s);
+            case PRED_NEQ: return predicates.neq(s);
+            case PRED_MATCH: return predicates.match(s);
             case NOT: return not(s);
             case OPTIONAL: return optional(s);
             case OR: return or(s);
@@ -376,253 +377,6 @@ public final class Evaluator {
         return r;
     }
 
-    // ------------------------------------------------------------------ transitive terms
-
-    /** Transitive R, target known, source unbound: every source with a path to T (QS-26, QS-34). */
-    private boolean transDown(Step s) {
-        ResolvedTerm t = s.term();
-        long target = value(t.second());
-        if (target == 0) {
-            return true;
-        }
-        long rel = t.first().entity();
-        Closure c = closure(rel);
-        int[] down = c.down(Ids.index(target));
-        int slot = t.source().slot();
-        long pair = Ids.pair(rel, target);
-        Cont k = next[s.id()];
-        if (t.reflexive() && world.isAlive(target) && !Closure.contains(down, Ids.index(target))
-            && (!t.selfNeedsPair() || hasPair(world.table(target), rel))) {
-            if (!emitSource(s, slot, target, pair, k)) {
-                return false;
-            }
-        }
-        for (int idx : down) {
-            long e = world.entityOfIndex(idx);
-            if (e != 0 && !emitSource(s, slot, e, pair, k)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private boolean emitSource(Step s, int slot, long e, long pair, Cont k) {
-        Table tb = world.table(e);
-        if (skip(tb)) {
-            return true;
-        }
-        int r = bindOrCompare(slot, e);
-        if (r == FAIL) {
-            return true;
-        }
-        b.tables[slot] = tb;
-        b.rows[slot] = world.row(e);
-        setField(s.field(), pair, e);
-        boolean ok = k.go();
-        unbind(r);
-        return ok;
-    }
-
-    /** Transitive R, source known, target unbound: every entity reachable from it (QS-27, QS-29). */
-    private boolean transUp(Step s) {
-        ResolvedTerm t = s.term();
-        long src = sourceValue(t.source());
-        if (src == 0) {
-            return true;
-        }
-        Table tb = tableOf(t.source(), src);
-        if (tb == null) {
-            return true;
-        }
-        long rel = t.first().entity();
-        int[] cl = closure(rel).tableClosure(tb);
-        Cont k = next[s.id()];
-        if (t.reflexive() && !Closure.contains(cl, Ids.index(src)) && (!t.selfNeedsPair() || cl.length > 0)) {
-            if (!emitTarget(s, t, rel, src, src, k)) {
-                return false;
-            }
-        }
-        for (int x : cl) {
-            long e = world.entityOfIndex(x);
-            if (e != 0 && !emitTarget(s, t, rel, src, e, k)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Transitive R, source and target unbound: every (source, reachable target) (QS-28, RG-1 transvar). */
-    private boolean transAll(Step s) {
-        ResolvedTerm t = s.term();
-        long rel = t.first().entity();
-        Closure c = closure(rel);
-        int slot = t.source().slot();
-        Cont k = next[s.id()];
-        for (Table tb : world.tables(Ids.pair(rel, Ids.WILDCARD))) {
-            int n = tb.count();
-            if (n == 0 || skip(tb)) {
-                continue;
-            }
-            int[] cl = c.tableClosure(tb);
-            long[] ents = tb.entities();
-            if (counting && s.rowIndependent()) {
-                long saved = mult;
-                mult *= n;
-                bindSource(slot, ents[0], tb, 0);
-                boolean r = true;
-                for (int i = 0; i < cl.length && r; i++) {
-                    long e = world.entityOfIndex(cl[i]);
-                    if (e != 0) {
-                        r = emitTarget(s, t, rel, ents[0], e, k);
-                    }
-                }
-                b.values[slot] = 0;
-                mult = saved;
-                if (!r) {
-                    return false;
-                }
-                continue;
-            }
-            for (int row = 0; row < n; row++) {
-                long src = ents[row];
-                bindSource(slot, src, tb, row);
-                boolean r = true;
-                if (t.reflexive() && !Closure.contains(cl, Ids.index(src))) {
-                    r = emitTarget(s, t, rel, src, src, k);
-                }
-                for (int i = 0; i < cl.length && r; i++) {
-                    long e = world.entityOfIndex(cl[i]);
-                    if (e != 0) {
-                        r = emitTarget(s, t, rel, src, e, k);
-                    }
-                }
-                b.values[slot] = 0;
-                if (!r) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
-    private boolean emitTarget(Step s, ResolvedTerm t, long rel, long src, long target, Cont k) {
-        int r = -1;
-        if (t.second().isVar()) {
-            r = bindOrCompare(t.second().slot(), target);
-            if (r == FAIL) {
-                return true;
-            }
-        }
-        setField(s.field(), Ids.pair(rel, target), src);
-        boolean ok = k.go();
-        unbind(r);
-        return ok;
-    }
-
-    /** Transitive R, both known: reachability (QS-29; Reflexive: R(X, X) holds, QS-34). */
-    private boolean transTest(Step s) {
-        ResolvedTerm t = s.term();
-        long src = sourceValue(t.source());
-        long target = value(t.second());
-        if (src == 0 || target == 0) {
-            return true;
-        }
-        long rel = t.first().entity();
-        boolean alive = world.isAlive(src);
-        boolean ok = (t.reflexive() && src == target && (!t.selfNeedsPair() || (alive && hasPair(world.table(src), rel))))
-            || (alive && closure(rel).reaches(Ids.index(src), Ids.index(target)));
-        if (!ok) {
-            return true;
-        }
-        setField(s.field(), Ids.pair(rel, target), src);
-        return next[s.id()].go();
-    }
-
-    /** True when the table's type holds some (rel, *) pair. */
-    private static boolean hasPair(Table t, long rel) {
-        long[] type = t.type();
-        int r = Ids.index(rel);
-        int k = Closure.first(type, r);
-        return k < type.length && Ids.isPair(type[k]) && Ids.first(type[k]) == r;
-    }
-
-    private Closure closure(long rel) {
-        Closure c = closures.get(rel);
-        if (c == null) {
-            c = new Closure(world, rel);
-            closures.put(rel, c);
-        }
-        return c;
-    }
-
-    // ------------------------------------------------------------------ predicates
-
-    private long rightValue(ResolvedTerm t) {
-        if (t.text() != null) {
-            return world.lookup(t.text());
-        }
-        return value(t.second());
-    }
-
-    /** {@code $v == x}: binds an unbound variable, compares a bound one (QS-19). */
-    private boolean predEq(Step s) {
-        ResolvedTerm t = s.term();
-        int slot = t.source().slot();
-        long right = rightValue(t);
-        if (right == 0) {
-            return true;
-        }
-        unsetField(s.field());
-        long left = b.values[slot];
-        if (left == 0) {
-            if (!world.isAlive(right)) {
-                return true;
-            }
-            b.values[slot] = right;
-            b.tables[slot] = null;
-            boolean r = next[s.id()].go();
-            b.values[slot] = 0;
-            return r;
-        }
-        return left != right || next[s.id()].go();
-    }
-
-    /** {@code $v != x} (QS-20). */
-    private boolean predNeq(Step s) {
-        ResolvedTerm t = s.term();
-        long left = b.values[t.source().slot()];
-        long right = rightValue(t);
-        if (left == 0 || left == right) {
-            return true;
-        }
-        unsetField(s.field());
-        return next[s.id()].go();
-    }
-
-    /**
-     * {@code $v ~= "sub"}: the entity's name contains sub, ignoring case as Flecs does; a leading
-     * '!' negates (QS-20).
-     */
-    private boolean predMatch(Step s) {
-        ResolvedTerm t = s.term();
-        long left = b.values[t.source().slot()];
-        if (left == 0) {
-            return true;
-        }
-        String pat = t.text();
-        boolean neg = pat.startsWith("!");
-        if (neg) {
-            pat = pat.substring(1);
-        }
-        String name = world.isAlive(left) ? world.name(left) : null;
-        boolean has = name != null && name.toLowerCase(Locale.ROOT).contains(pat.toLowerCase(Locale.ROOT));
-        if (has == neg) {
-            return true;
-        }
-        unsetField(s.field());
-        return next[s.id()].go();
-    }
-
     // ------------------------------------------------------------------ operators
 
     /** {@code !term}: continues once when the inner term has no match (QS-07). */
@@ -719,7 +473,7 @@ public final class Evaluator {
     // ------------------------------------------------------------------ bindings
 
     /** The entity an element stands for now: a constant, a bound variable, or 0 (any). */
-    private long value(Operand o) {
+    long value(Operand o) {
         switch (o.kind()) {
             case CONST: return o.entity();
             case VAR: return b.values[o.slot()];
@@ -728,7 +482,7 @@ public final class Evaluator {
     }
 
     /** The source entity, resolving a lookup variable ($this.child); 0 when unknown. */
-    private long sourceValue(Operand o) {
+    long sourceValue(Operand o) {
         if (o.kind() == Operand.Kind.LOOKUP) {
             long base = b.values[o.slot()];
             if (base == 0 || !world.isAlive(base)) {
@@ -739,7 +493,7 @@ public final class Evaluator {
         return value(o);
     }
 
-    private Table tableOf(Operand o, long e) {
+    Table tableOf(Operand o, long e) {
         if (o.isVar()) {
             Table t = b.tables[o.slot()];
             if (t != null) {
@@ -749,14 +503,14 @@ public final class Evaluator {
         return world.isAlive(e) ? world.table(e) : null;
     }
 
-    private void bindSource(int slot, long e, Table tb, int row) {
+    void bindSource(int slot, long e, Table tb, int row) {
         b.values[slot] = e;
         b.tables[slot] = tb;
         b.rows[slot] = row;
     }
 
     /** Binds an unbound slot (returns the slot) or compares a bound one (returns -2 or FAIL). */
-    private int bindOrCompare(int slot, long v) {
+    int bindOrCompare(int slot, long v) {
         long cur = b.values[slot];
         if (cur == 0) {
             if (v == 0) {
@@ -769,14 +523,14 @@ public final class Evaluator {
         return cur == v ? -2 : FAIL;
     }
 
-    private void unbind(int r) {
+    void unbind(int r) {
         if (r >= 0) {
             b.values[r] = 0;
             b.tables[r] = null;
         }
     }
 
-    private void setField(int f, long id, long src) {
+    void setField(int f, long id, long src) {
         if (f >= 0) {
             b.fieldIds[f] = id;
             b.fieldSources[f] = src;
@@ -784,13 +538,13 @@ public final class Evaluator {
         }
     }
 
-    private void unsetField(int f) {
+    void unsetField(int f) {
         if (f >= 0) {
             b.fieldSet[f] = false;
         }
     }
 
-    private boolean skip(Table tb) {
+    boolean skip(Table tb) {
         if (tb == skipTable) {
             return skipResult;
         }

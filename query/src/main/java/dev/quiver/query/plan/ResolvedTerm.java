@@ -32,6 +32,19 @@ public record ResolvedTerm(Term ast, Operand first, Operand second, Operand sour
         return new ResolvedTerm(ast, first, second, source, predicate, text, transitive, reflexive, b);
     }
 
+    /** True when evaluating the term can give {@code slot} a value (not a lookup base, not a filter). */
+    boolean canBind(int slot) {
+        if (predicate != null) {
+            return predicate == Predicate.EQ && source.slot() == slot;
+        }
+        for (Operand o : new Operand[] {first, second, source}) {
+            if (o != null && o.isVar() && o.slot() == slot) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The slots this term mentions, in first/second/source order (with repeats). */
     int[] slots() {
         int[] tmp = new int[3];

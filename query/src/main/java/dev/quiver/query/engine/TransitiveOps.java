@@ -1,0 +1,201 @@
+package dev.quiver.query.engine;
+
+import dev.quiver.index.Ids;
+import dev.quiver.query.plan.ResolvedTerm;
+import dev.quiver.query.plan.Step;
+import dev.quiver.storage.Table;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+
+/**
+ * The transitive operations of the {@link Evaluator} (Flecs v4 Transitive and Reflexive traits;
+ * FEATURES.md QS-26..QS-35): {@link dev.quiver.query.plan.OpKind#TRANS_DOWN},
+ * {@link dev.quiver.query.plan.OpKind#TRANS_UP}, {@link dev.quiver.query.plan.OpKind#TRANS_ALL} and
+ * {@link dev.quiver.query.plan.OpKind#TRANS_TEST}, over one {@link Closure} per relationship and
+ * run. Each (source, target) is produced once; a reflexive self row R(x, x) is added where the
+ * term's {@link ResolvedTerm#selfNeedsPair()} rule allows it.
+ */
+final class TransitiveOps {
+    private final Evaluator ev;
+    private final Long2ObjectOpenHashMap<Closure> closures = new Long2ObjectOpenHashMap<>();
+
+    TransitiveOps(Evaluator ev) {
+        this.ev = ev;
+    }
+
+    /** Transitive R, target known, source unbound: every source with a path to T (QS-26, QS-34). */
+    boolean down(Step s) {
+        ResolvedTerm t = s.term();
+        long target = ev.value(t.second());
+        if (target == 0) {
+            return true;
+        }
+        long rel = t.first().entity();
+        Closure c = closure(rel);
+        int[] down = c.down(Ids.index(target));
+        int slot = t.source().slot();
+        long pair = Ids.pair(rel, target);
+        Evaluator.Cont k = ev.next[s.id()];
+        if (t.reflexive() && ev.world.isAlive(target) && !Closure.contains(down, Ids.index(target))
+            && (!t.selfNeedsPair() || hasPair(ev.world.table(target), rel))) {
+            if (!emitSource(s, slot, target, pair, k)) {
+                return false;
+            }
+        }
+        for (int idx : down) {
+            long e = ev.world.entityOfIndex(idx);
+            if (e != 0 && !emitSource(s, slot, e, pair, k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean emitSource(Step s, int slot, long e, long pair, Evaluator.Cont k) {
+        Table tb = ev.world.table(e);
+        if (ev.skip(tb)) {
+            return true;
+        }
+        int r = ev.bindOrCompare(slot, e);
+        if (r == Evaluator.FAIL) {
+            return true;
+        }
+        ev.b.tables[slot] = tb;
+        ev.b.rows[slot] = ev.world.row(e);
+        ev.setField(s.field(), pair, e);
+        boolean ok = k.go();
+        ev.unbind(r);
+        return ok;
+    }
+
+    /** Transitive R, source known, target unbound: every entity reachable from it (QS-27, QS-29). */
+    boolean up(Step s) {
+        ResolvedTerm t = s.term();
+        long src = ev.sourceValue(t.source());
+        if (src == 0) {
+            return true;
+        }
+        Table tb = ev.tableOf(t.source(), src);
+        if (tb == null) {
+            return true;
+        }
+        long rel = t.first().entity();
+        int[] cl = closure(rel).tableClosure(tb);
+        Evaluator.Cont k = ev.next[s.id()];
+        if (t.reflexive() && !Closure.contains(cl, Ids.index(src)) && (!t.selfNeedsPair() || cl.length > 0)) {
+            if (!emitTarget(s, t, rel, src, src, k)) {
+                return false;
+            }
+        }
+        for (int x : cl) {
+            long e = ev.world.entityOfIndex(x);
+            if (e != 0 && !emitTarget(s, t, rel, src, e, k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Transitive R, source and target unbound: every (source, reachable target) (QS-28, RG-1 transvar). */
+    boolean all(Step s) {
+        ResolvedTerm t = s.term();
+        long rel = t.first().entity();
+        Closure c = closure(rel);
+        int slot = t.source().slot();
+        Evaluator.Cont k = ev.next[s.id()];
+        for (Table tb : ev.world.tables(Ids.pair(rel, Ids.WILDCARD))) {
+            int n = tb.count();
+            if (n == 0 || ev.skip(tb)) {
+                continue;
+            }
+            int[] cl = c.tableClosure(tb);
+            long[] ents = tb.entities();
+            if (ev.counting && s.rowIndependent()) {
+                long saved = ev.mult;
+                ev.mult *= n;
+                ev.bindSource(slot, ents[0], tb, 0);
+                boolean r = true;
+                for (int i = 0; i < cl.length && r; i++) {
+                    long e = ev.world.entityOfIndex(cl[i]);
+                    if (e != 0) {
+                        r = emitTarget(s, t, rel, ents[0], e, k);
+                    }
+                }
+                ev.b.values[slot] = 0;
+                ev.mult = saved;
+                if (!r) {
+                    return false;
+                }
+                continue;
+            }
+            for (int row = 0; row < n; row++) {
+                long src = ents[row];
+                ev.bindSource(slot, src, tb, row);
+                boolean r = true;
+                if (t.reflexive() && !Closure.contains(cl, Ids.index(src))) {
+                    r = emitTarget(s, t, rel, src, src, k);
+                }
+                for (int i = 0; i < cl.length && r; i++) {
+                    long e = ev.world.entityOfIndex(cl[i]);
+                    if (e != 0) {
+                        r = emitTarget(s, t, rel, src, e, k);
+                    }
+                }
+                ev.b.values[slot] = 0;
+                if (!r) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private boolean emitTarget(Step s, ResolvedTerm t, long rel, long src, long target, Evaluator.Cont k) {
+        int r = -1;
+        if (t.second().isVar()) {
+            r = ev.bindOrCompare(t.second().slot(), target);
+            if (r == Evaluator.FAIL) {
+                return true;
+            }
+        }
+        ev.setField(s.field(), Ids.pair(rel, target), src);
+        boolean ok = k.go();
+        ev.unbind(r);
+        return ok;
+    }
+
+    /** Transitive R, both known: reachability (QS-29; Reflexive: R(X, X) holds, QS-34). */
+    boolean test(Step s) {
+        ResolvedTerm t = s.term();
+        long src = ev.sourceValue(t.source());
+        long target = ev.value(t.second());
+        if (src == 0 || target == 0) {
+            return true;
+        }
+        long rel = t.first().entity();
+        boolean alive = ev.world.isAlive(src);
+        boolean ok = (t.reflexive() && src == target && (!t.selfNeedsPair() || (alive && hasPair(ev.world.table(src), rel))))
+            || (alive && closure(rel).reaches(Ids.index(src), Ids.index(target)));
+        if (!ok) {
+            return true;
+        }
+        ev.setField(s.field(), Ids.pair(rel, target), src);
+        return ev.next[s.id()].go();
+    }
+
+    /** True when the table's type holds some (rel, *) pair. */
+    private static boolean hasPair(Table t, long rel) {
+        long[] type = t.type();
+        int r = Ids.index(rel);
+        int k = Closure.first(type, r);
+        return k < type.length && Ids.isPair(type[k]) && Ids.first(type[k]) == r;
+    }
+
+    private Closure closure(long rel) {
+        Closure c = closures.get(rel);
+        if (c == null) {
+            c = new Closure(ev.world, rel);
+            closures.put(rel, c);
+        }
+        return c;
+    }
+}

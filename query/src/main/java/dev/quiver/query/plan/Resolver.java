@@ -1,0 +1,354 @@
+package dev.quiver.query.plan;
+
+import dev.quiver.index.Ids;
+import dev.quiver.query.QuerySyntaxException;
+import dev.quiver.query.UnknownQueryNameException;
+import dev.quiver.query.UnsupportedQueryException;
+import dev.quiver.query.parse.Operator;
+import dev.quiver.query.parse.Predicate;
+import dev.quiver.query.parse.QueryAst;
+import dev.quiver.query.parse.Term;
+import dev.quiver.query.parse.TermRef;
+import dev.quiver.query.parse.Traversal;
+import dev.quiver.storage.Builtin;
+import dev.quiver.storage.World;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The validator stage: resolves the names of a parsed query against a world, allocates variable
+ * slots, reads the relationship traits (Flecs v4 Transitive, Reflexive, Acyclic, Singleton, as at
+ * query creation) and checks the rules Flecs enforces at creation: names must exist,
+ * {@code !=}/{@code ~=} read variables bound by an earlier written term, {@code R($x, $x)} is
+ * refused for an acyclic R, and the terms of an Or chain share their source.
+ */
+final class Resolver {
+    private static final int THIS = 0;
+
+    private final World world;
+    private final QueryAst ast;
+    private final List<String> slotNames = new ArrayList<>();
+    private final Map<String, Integer> slotOf = new HashMap<>();
+    private final BitSet scopeOnly = new BitSet();
+    private int hiddenCount;
+    private boolean matchPrefab;
+    private boolean matchDisabled;
+
+    Resolver(World world, QueryAst ast) {
+        this.world = world;
+        this.ast = ast;
+        slot(TermRef.THIS, false);
+    }
+
+    /** Resolves every term into units, in written order. */
+    List<Unit> resolve() {
+        List<Unit> units = units(ast.terms(), false);
+        markReflexiveSelfRows(units, new BitSet());
+        checkPredicateOrder(units);
+        return units;
+    }
+
+    /** Slot names, slot 0 being "this". */
+    List<String> slotNames() {
+        return slotNames;
+    }
+
+    /** True for a slot used only inside scopes. */
+    boolean scopeOnly(int slot) {
+        return scopeOnly.get(slot);
+    }
+
+    /** The query mentions Prefab. */
+    boolean matchPrefab() {
+        return matchPrefab;
+    }
+
+    /** The query mentions Disabled. */
+    boolean matchDisabled() {
+        return matchDisabled;
+    }
+
+    // ------------------------------------------------------------------ resolution
+
+    private List<Unit> units(List<Term> terms, boolean inScope) {
+        List<Unit> out = new ArrayList<>();
+        int field = 0;
+        for (int i = 0; i < terms.size(); i++) {
+            Term t = terms.get(i);
+            if (t.isScope()) {
+                Unit u = new Unit(i, Unit.Kind.SCOPE, -1, t.column());
+                u.scope.addAll(units(t.scope(), true));
+                for (Unit in : u.scope) {
+                    u.slots.or(in.slots);
+                }
+                out.add(u);
+                continue;
+            }
+            if (t.oper() == Operator.OR) {
+                Unit u = new Unit(i, Unit.Kind.OR, inScope ? -1 : field++, t.column());
+                while (true) {
+                    Term alt = terms.get(i);
+                    u.terms.add(resolve(alt, inScope));
+                    if (alt.oper() != Operator.OR) {
+                        break;
+                    }
+                    i++;
+                }
+                checkOrSources(u);
+                for (ResolvedTerm r : u.terms) {
+                    setSlots(u.slots, r);
+                }
+                out.add(u);
+                continue;
+            }
+            Unit.Kind k;
+            switch (t.oper()) {
+                case AND: k = Unit.Kind.AND; break;
+                case NOT: k = Unit.Kind.NOT; break;
+                case OPTIONAL: k = Unit.Kind.OPTIONAL; break;
+                default:
+                    throw new UnsupportedQueryException("operator '" + t.oper().prefix().trim() + "'",
+                        t.oper().prefix().trim(), t.column());
+            }
+            Unit u = new Unit(i, k, inScope ? -1 : field++, t.column());
+            ResolvedTerm r = resolve(t, inScope);
+            u.terms.add(r);
+            setSlots(u.slots, r);
+            out.add(u);
+        }
+        return out;
+    }
+
+    /**
+     * Walks the units in written order and marks reflexive terms with a variable target whose
+     * source no earlier written And or Or term binds (NOTES K4: then only entities with an R pair
+     * get the self row). Optional terms do not count as binding.
+     */
+    private static void markReflexiveSelfRows(List<Unit> units, BitSet writtenBound) {
+        for (Unit u : units) {
+            for (int i = 0; i < u.terms.size(); i++) {
+                ResolvedTerm r = u.terms.get(i);
+                if (r.reflexive() && r.second().isVar() && r.source().isVar()
+                    && !writtenBound.get(r.source().slot())) {
+                    u.terms.set(i, r.withSelfNeedsPair(true));
+                }
+            }
+            if (u.kind == Unit.Kind.SCOPE) {
+                markReflexiveSelfRows(u.scope, (BitSet) writtenBound.clone());
+            }
+            if (u.kind == Unit.Kind.AND || u.kind == Unit.Kind.OR) {
+                for (ResolvedTerm r : u.terms) {
+                    for (int slot : r.slots()) {
+                        if (r.canBind(slot)) {
+                            writtenBound.set(slot);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static void setSlots(BitSet bs, ResolvedTerm r) {
+        for (int s : r.slots()) {
+            bs.set(s);
+        }
+    }
+
+    private void checkOrSources(Unit u) {
+        Operand src = u.terms.get(0).source();
+        for (ResolvedTerm r : u.terms) {
+            Operand s = r.source();
+            boolean same = s.kind() == src.kind() && s.entity() == src.entity() && s.slot() == src.slot();
+            if (!same) {
+                throw new UnsupportedQueryException("'||' alternatives with different sources", r.ast().toString(),
+                    r.ast().column());
+            }
+        }
+    }
+
+    private ResolvedTerm resolve(Term t, boolean inScope) {
+        if (t.isEquality()) {
+            TermRef left = t.source();
+            if (left.lookup() != null) {
+                throw new UnsupportedQueryException("lookup variable left of '" + t.predicate().symbol() + "'",
+                    left.toString(), left.column());
+            }
+            Operand l = Operand.var(slot(left.name(), inScope), "$" + left.name(), false);
+            TermRef right = t.second();
+            if (right.kind() == TermRef.Kind.STRING) {
+                return new ResolvedTerm(t, null, null, l, t.predicate(), right.name(), false, false, false);
+            }
+            Operand r = element(right, inScope, false);
+            return new ResolvedTerm(t, null, r, l, t.predicate(), null, false, false, false);
+        }
+        Operand first = element(t.first(), inScope, true);
+        boolean explicitSource = t.source().kind() != TermRef.Kind.DEFAULT;
+        if (explicitSource && t.source().isVariable()) {
+            slot(t.source().name(), inScope); // register variables in written order: R($src, $tgt)
+        }
+        Operand second = t.second() == null ? null : element(t.second(), inScope, false);
+        Operand source;
+        if (t.source().kind() == TermRef.Kind.DEFAULT && t.source().traversal().isNone() && second == null
+            && first.kind() == Operand.Kind.CONST && !Ids.isPair(first.entity()) && world.isAlive(first.entity())
+            && world.has(first.entity(), Builtin.SINGLETON)) {
+            // Flecs v4 Singleton trait: a plain term for the component matches on its own entity
+            source = Operand.constant(first.entity(), first.text(), false);
+        } else {
+            source = source(t.source(), first, inScope);
+        }
+        if (first.kind() == Operand.Kind.CONST) {
+            noteBuiltin(first.entity());
+        }
+        if (second != null && second.kind() == Operand.Kind.CONST) {
+            noteBuiltin(second.entity());
+        }
+        boolean transitive = false, reflexive = false;
+        if (first.kind() == Operand.Kind.CONST && second != null && second.kind() != Operand.Kind.ANY
+            && !second.selfOnly() && source.kind() != Operand.Kind.ANY && !Ids.isPair(first.entity())
+            && world.isAlive(first.entity())) {
+            transitive = world.has(first.entity(), Builtin.TRANSITIVE);
+            reflexive = transitive && world.has(first.entity(), Builtin.REFLEXIVE);
+        }
+        if (second != null && second.isVar() && source.isVar() && second.slot() == source.slot()
+            && first.kind() == Operand.Kind.CONST && (transitive || (!Ids.isPair(first.entity())
+            && world.isAlive(first.entity()) && world.has(first.entity(), Builtin.ACYCLIC)))) {
+            // Flecs rejects R($x, $x) for an acyclic R, and Transitive implies Acyclic
+            throw new QuerySyntaxException("variable '" + second.text() + "' is both source and target of acyclic"
+                + " relationship '" + first.text() + "' at column " + t.second().column(), second.text(),
+                t.second().column());
+        }
+        return new ResolvedTerm(t, first, second, source, null, null, transitive, reflexive, false);
+    }
+
+    private void noteBuiltin(long e) {
+        if (e == Builtin.PREFAB) {
+            matchPrefab = true;
+        } else if (e == Builtin.DISABLED) {
+            matchDisabled = true;
+        }
+    }
+
+    /** Resolves a first or second element. */
+    private Operand element(TermRef r, boolean inScope, boolean isFirst) {
+        Traversal tr = r.traversal();
+        if (!tr.isNone() && !tr.selfOnly()) {
+            throw new UnsupportedQueryException("traversal '" + tr + "' on a term " + (isFirst ? "id" : "target"),
+                tr.toString(), tr.column());
+        }
+        boolean self = tr.selfOnly();
+        switch (r.kind()) {
+            case ENTITY:
+                return Operand.constant(lookup(r.name(), r.column()), r.name(), self);
+            case VARIABLE:
+                if (r.lookup() != null) {
+                    throw new UnsupportedQueryException("lookup variable outside a source", r.toString(), r.column());
+                }
+                return Operand.var(slot(r.name(), inScope), "$" + r.name(), self);
+            case WILDCARD:
+                return new Operand(Operand.Kind.WILDCARD, 0, -1, null, "*", self);
+            case ANY:
+                return new Operand(Operand.Kind.ANY, 0, -1, null, "_", self);
+            default:
+                throw new QuerySyntaxException("unexpected '" + r.name() + "' at column " + r.column(), r.name(),
+                    r.column());
+        }
+    }
+
+    private Operand source(TermRef r, Operand first, boolean inScope) {
+        Traversal tr = r.traversal();
+        if (tr.relationship() != null) {
+            lookup(tr.relationship().name(), tr.relationship().column());
+        }
+        if (!tr.isNone() && !tr.selfOnly()) {
+            String what = tr.up() ? "up" : tr.cascade() ? "cascade" : "desc";
+            throw new UnsupportedQueryException("traversal '" + what + "'", what, tr.column());
+        }
+        switch (r.kind()) {
+            case DEFAULT:
+                return Operand.var(slot(TermRef.THIS, inScope), "$this", false);
+            case ENTITY:
+                return Operand.constant(lookup(r.name(), r.column()), r.name(), false);
+            case VARIABLE:
+                if (r.lookup() != null) {
+                    return new Operand(Operand.Kind.LOOKUP, 0, slot(r.name(), inScope), r.lookup(),
+                        "$" + r.name() + "." + r.lookup(), false);
+                }
+                return Operand.var(slot(r.name(), inScope), "$" + r.name(), false);
+            case SINGLETON:
+                if (first.kind() != Operand.Kind.CONST) {
+                    throw new QuerySyntaxException("singleton source '$' needs a fixed component at column "
+                        + r.column(), "$", r.column());
+                }
+                return Operand.constant(first.entity(), "$", false);
+            case WILDCARD: {
+                String name = "*" + (++hiddenCount);
+                return Operand.var(slot(name, inScope), "*", false);
+            }
+            case ANY:
+                return new Operand(Operand.Kind.ANY, 0, -1, null, "_", false);
+            default:
+                throw new QuerySyntaxException("unexpected '" + r.name() + "' at column " + r.column(), r.name(),
+                    r.column());
+        }
+    }
+
+    private long lookup(String name, int column) {
+        long e = world.lookup(name);
+        if (e == 0) {
+            throw new UnknownQueryNameException(name, column);
+        }
+        return e;
+    }
+
+    private int slot(String name, boolean inScope) {
+        Integer s = slotOf.get(name);
+        if (s == null) {
+            s = slotNames.size();
+            slotNames.add(name);
+            slotOf.put(name, s);
+            if (inScope) {
+                scopeOnly.set(s);
+            }
+        } else if (!inScope) {
+            scopeOnly.clear(s);
+        }
+        return s;
+    }
+
+    /**
+     * Flecs refuses {@code !=}, {@code ~=} (and {@code ==} with a variable on the right) when a
+     * variable they read is not bound by an earlier written term.
+     */
+    private void checkPredicateOrder(List<Unit> units) {
+        BitSet seen = new BitSet();
+        for (Unit u : units) {
+            for (ResolvedTerm r : u.terms) {
+                if (r.predicate() == null) {
+                    continue;
+                }
+                List<Operand> reads = new ArrayList<>();
+                if (r.predicate() != Predicate.EQ) {
+                    reads.add(r.source());
+                }
+                if (r.second() != null && r.second().isVar()) {
+                    reads.add(r.second());
+                }
+                for (Operand o : reads) {
+                    if (!seen.get(o.slot())) {
+                        TermRef ref = o == r.source() ? r.ast().source() : r.ast().second();
+                        throw new QuerySyntaxException("variable '" + o.text() + "' is read by '"
+                            + r.predicate().symbol() + "' before a term binds it at column " + ref.column(),
+                            o.text(), ref.column());
+                    }
+                }
+            }
+            if (u.positive()) {
+                seen.or(u.slots);
+            }
+        }
+    }
+}
