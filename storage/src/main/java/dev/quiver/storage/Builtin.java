@@ -68,11 +68,4 @@ public final class Builtin {
         int i = Ids.index(entity);
         return i > 0 && i < FIRST_USER_INDEX && !Ids.isPair(entity);
     }
-
-    /** Number of builtin entities defined. */
-    static int count() {
-        int c = 0;
-        for (String s : NAMES) if (s != null) c++;
-        return c;
-    }
 }

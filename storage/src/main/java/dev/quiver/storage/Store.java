@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -261,9 +260,5 @@ final class Store implements AutoCloseable {
             }
         }
         closeQuietly(lockChannel);
-    }
-
-    static String utf8(byte[] b, int off, int len) {
-        return new String(b, off, len, StandardCharsets.UTF_8);
     }
 }

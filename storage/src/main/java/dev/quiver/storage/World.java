@@ -404,7 +404,8 @@ public final class World implements AutoCloseable {
     }
 
     private long child(long parent, String name) {
-        Long e = nameIndex[bucket(nameKey(Ids.index(parent), name))].get(nameKey(Ids.index(parent), name));
+        String key = nameKey(Ids.index(parent), name);
+        Long e = nameIndex[bucket(key)].get(key);
         return e == null ? 0 : e;
     }
 
@@ -1083,24 +1084,30 @@ public final class World implements AutoCloseable {
         }
         tables.set(id, t);
         tableByType.put(new TypeKey(type), t);
-        registerTable(t, true);
+        registerTable(t);
         return t;
     }
 
-    private void registerTable(Table t, boolean markDirty) {
-        var keys = new LongOpenHashSet();
-        for (long x : t.type()) {
+    /**
+     * The component-index records a table of this type belongs to: each id of the type, and for
+     * each pair {@code (R,T)} also {@code (R,*)} and {@code (*,T)}; each key once.
+     */
+    private static LongOpenHashSet indexKeys(long[] type) {
+        var keys = new LongOpenHashSet(type.length * 3);
+        for (long x : type) {
             keys.add(x);
             if (Ids.isPair(x)) {
                 keys.add(Ids.pairOfIndices(Ids.first(x), Ids.WILDCARD_INDEX));
                 keys.add(Ids.pairOfIndices(Ids.WILDCARD_INDEX, Ids.second(x)));
             }
         }
-        for (long k : keys) {
+        return keys;
+    }
+
+    private void registerTable(Table t) {
+        for (long k : indexKeys(t.type())) {
             componentIndex.computeIfAbsent(k, x -> new ArrayList<>()).add(t);
-            if (markDirty) {
-                markDirty(Store.COMPONENTS, componentPage(k));
-            }
+            markDirty(Store.COMPONENTS, componentPage(k));
         }
     }
 
@@ -1384,15 +1391,17 @@ public final class World implements AutoCloseable {
                 setType(h, keep.toLongArray());
             }
         }
+        long[] doomedIds = new long[order.size()];
+        for (int k = 0; k < doomedIds.length; k++) {
+            doomedIds[k] = Ids.entity(order.getInt(k), gens[order.getInt(k)]);
+        }
         // names of doomed children go with them; deepest first keeps paths valid while removing
         for (int k = order.size() - 1; k >= 0; k--) {
             int x = order.getInt(k);
             Table t = tables.get(tableOf[x]);
             // unindex its pairs and name
             for (long id : t.type()) {
-                if (Ids.isPair(id)) {
-                    pairRemovedNoName(x, id);
-                }
+                pairRemoved(x, id);
             }
             if (names[x] != null) {
                 removeName(parentIndex(x), names[x]);
@@ -1421,24 +1430,7 @@ public final class World implements AutoCloseable {
             markDirty(Store.ENTITIES, x >>> PAGE_SHIFT);
             markDirty(Store.META, 0);
         }
-        dropTablesReferring(doomed);
-    }
-
-    private void pairRemovedNoName(int idx, long id) {
-        int tgt = Ids.second(id);
-        LongArrayList l = reverse.get(tgt);
-        long entry = ((long) Ids.first(id) << 32) | idx;
-        if (l != null) {
-            int p = l.lastIndexOf(entry);
-            if (p >= 0) {
-                l.set(p, l.getLong(l.size() - 1));
-                l.removeLong(l.size() - 1);
-            }
-            if (l.isEmpty()) {
-                reverse.remove(tgt);
-            }
-            markDirty(Store.REVERSE, tgt >>> REVERSE_SHIFT);
-        }
+        dropTablesReferring(doomedIds);
     }
 
     private static boolean refersTo(long id, IntOpenHashSet doomed) {
@@ -1455,16 +1447,20 @@ public final class World implements AutoCloseable {
         return l == null ? EMPTY : l;
     }
 
-    private void dropTablesReferring(IntOpenHashSet doomed) {
+    /**
+     * Drops the tables whose type names a doomed entity (given with the generation it had), found
+     * through the component index.
+     */
+    private void dropTablesReferring(long[] doomed) {
+        var seen = new IntOpenHashSet();
         var drop = new ArrayList<Table>();
-        for (Table t : tables) {
-            if (t == null) {
-                continue;
-            }
-            for (long id : t.type()) {
-                if (refersTo(id, doomed)) {
-                    drop.add(t);
-                    break;
+        for (long e : doomed) {
+            int x = Ids.index(e);
+            for (long key : new long[] {e, Ids.pairOfIndices(x, Ids.WILDCARD_INDEX), Ids.pairOfIndices(Ids.WILDCARD_INDEX, x)}) {
+                for (Table t : record(key)) {
+                    if (seen.add(t.id())) {
+                        drop.add(t);
+                    }
                 }
             }
         }
@@ -1476,32 +1472,24 @@ public final class World implements AutoCloseable {
         if (drop.isEmpty()) {
             return;
         }
-        var byKey = new Long2ObjectOpenHashMap<java.util.Set<Table>>();
+        var dropped = new IntOpenHashSet();
+        var keys = new LongOpenHashSet();
         for (Table t : drop) {
             if (t.count() != 0) {
                 throw new IllegalStateException("table " + t + " still has rows after cleanup");
             }
+            dropped.add(t.id());
             tables.set(t.id(), null);
             tableByType.remove(new TypeKey(t.type()));
             markDirty(Store.TYPES, t.id());
             markDirty(Store.ROWS, (long) t.id() << 20);
-            markDirty(Store.META, 0);
-            for (long x : t.type()) {
-                byKey.computeIfAbsent(x, k -> Collections.newSetFromMap(new java.util.IdentityHashMap<>())).add(t);
-                if (Ids.isPair(x)) {
-                    byKey.computeIfAbsent(Ids.pairOfIndices(Ids.first(x), Ids.WILDCARD_INDEX),
-                            k -> Collections.newSetFromMap(new java.util.IdentityHashMap<>())).add(t);
-                    byKey.computeIfAbsent(Ids.pairOfIndices(Ids.WILDCARD_INDEX, Ids.second(x)),
-                            k -> Collections.newSetFromMap(new java.util.IdentityHashMap<>())).add(t);
-                }
-            }
+            keys.addAll(indexKeys(t.type()));
         }
-        for (var en : byKey.long2ObjectEntrySet()) {
-            long k = en.getLongKey();
+        markDirty(Store.META, 0);
+        for (long k : keys) {
             ArrayList<Table> l = componentIndex.get(k);
             if (l != null) {
-                var gone = en.getValue();
-                l.removeIf(gone::contains);
+                l.removeIf(t -> dropped.contains(t.id()));
                 if (l.isEmpty()) {
                     componentIndex.remove(k);
                 }
@@ -1657,12 +1645,8 @@ public final class World implements AutoCloseable {
             if (t == null) {
                 continue;
             }
-            for (long x : t.type()) {
-                expect.computeIfAbsent(x, k -> new IntOpenHashSet()).add(t.id());
-                if (Ids.isPair(x)) {
-                    expect.computeIfAbsent(Ids.pairOfIndices(Ids.first(x), Ids.WILDCARD_INDEX), k -> new IntOpenHashSet()).add(t.id());
-                    expect.computeIfAbsent(Ids.pairOfIndices(Ids.WILDCARD_INDEX, Ids.second(x)), k -> new IntOpenHashSet()).add(t.id());
-                }
+            for (long k : indexKeys(t.type())) {
+                expect.computeIfAbsent(k, x -> new IntOpenHashSet()).add(t.id());
             }
         }
         for (var en : expect.long2ObjectEntrySet()) {
@@ -2232,17 +2216,5 @@ public final class World implements AutoCloseable {
             default:
                 throw new IllegalArgumentException("map " + map);
         }
-    }
-
-    /** Values of every field of {@code id} on the entity, keyed by name (a debugging aid). */
-    Map<String, Object> describeEntity(long e) {
-        var m = new LinkedHashMap<String, Object>();
-        m.put("path", path(e));
-        var ids = new ArrayList<String>();
-        for (long id : type(e)) {
-            ids.add(idToString(id));
-        }
-        m.put("type", ids);
-        return m;
     }
 }

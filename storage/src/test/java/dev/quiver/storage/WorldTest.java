@@ -119,6 +119,22 @@ class WorldTest {
     }
 
     @Test
+    void deletingATagOrRelationshipStripsItFromHolders() {
+        w = World.create(tmp.resolve("w"));
+        long tag = w.entity("Marked"), likes = w.entity("Likes");
+        long a = w.entity("a"), b = w.entity("b");
+        w.add(a, tag);
+        w.add(b, w.pair(likes, a));
+        w.add(b, tag);
+        w.delete(tag);
+        w.delete(likes);
+        assertEquals(0, w.type(a).length);
+        assertEquals(0, w.type(b).length);
+        assertTrue(w.tables(w.pair(Ids.WILDCARD, a)).isEmpty());
+        assertEquals(List.of(), w.check());
+    }
+
+    @Test
     void onDeleteTargetDeleteAndPanic() {
         w = World.create(tmp.resolve("w"));
         long loc = w.entity("LocatedIn");
