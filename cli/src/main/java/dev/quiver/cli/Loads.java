@@ -1,5 +1,6 @@
 package dev.quiver.cli;
 
+import dev.quiver.snapshots.Snapshots;
 import dev.quiver.snapshots.TsvLoader;
 import dev.quiver.storage.World;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
@@ -9,11 +10,8 @@ import me.tongfei.progressbar.ProgressBarStyle;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -118,41 +116,6 @@ final class Loads {
      * when it existed (empty) before.
      */
     static void undoCreate(Path dir, boolean dirExisted) {
-        if (!dirExisted) {
-            deleteTree(dir);
-            return;
-        }
-        try (var entries = Files.list(dir)) {
-            entries.forEach(Loads::deleteTree);
-        } catch (IOException ignored) {
-            // the error that made us undo is the one to report
-        }
-    }
-
-    /**
-     * Deletes a directory tree this process created (a world whose creation is being undone).
-     * Symbolic links are removed, never followed.
-     */
-    static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try {
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
-                    Files.delete(f);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                    Files.delete(d);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException ignored) {
-            // the error that made us undo is the one to report
-        }
+        Snapshots.undoCreate(dir, dirExisted ? null : dir);
     }
 }

@@ -168,8 +168,12 @@ public final class Snapshots {
         return missing;
     }
 
-    /** Removes what a failed restore created: the new directories, or the contents of the empty target. */
-    private static void undoCreate(Path dir, Path createdTop) {
+    /**
+     * Removes what a failed command created for a new world: the directories from
+     * {@code createdTop} down when it is not null, else the contents of {@code dir}, which existed
+     * (empty) before. Errors are ignored: the failure that made the caller undo is the one to report.
+     */
+    public static void undoCreate(Path dir, Path createdTop) {
         try {
             if (createdTop != null) {
                 deleteTree(createdTop, true);

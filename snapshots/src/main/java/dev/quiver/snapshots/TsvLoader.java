@@ -3,6 +3,8 @@ package dev.quiver.snapshots;
 import dev.quiver.index.QuiverException;
 import dev.quiver.storage.World;
 
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.FilterInputStream;
@@ -110,7 +112,20 @@ public final class TsvLoader {
         } catch (IOException e) {
             throw new SnapshotException("cannot read " + file + ": " + e.getMessage(), e);
         }
-        FileLoad load = new FileLoad(file, total);
+        FileLoad load;
+        try {
+            load = loadOnce(file, total, true);
+        } catch (BatchRefused e) {
+            // a batch of one subject's pairs was refused and the file rolled back: load it again
+            // pair by pair, which fails at the exact line
+            load = loadOnce(file, total, false);
+        }
+        return new Result(file, load.lines, load.entities.size(), Collections.unmodifiableMap(load.renamed),
+                (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private FileLoad loadOnce(Path file, long total, boolean batched) {
+        FileLoad load = new FileLoad(file, total, batched);
         try (CountingInputStream raw = new CountingInputStream(Files.newInputStream(file))) {
             BufferedReader reader = reader(raw);
             world.transaction(w -> {
@@ -127,8 +142,16 @@ public final class TsvLoader {
             }
             throw new SnapshotException("cannot read " + file + ": " + io, io);
         }
-        return new Result(file, load.lines, load.entities.size(), Collections.unmodifiableMap(load.renamed),
-                (System.nanoTime() - start) / 1_000_000);
+        return load;
+    }
+
+    /** A batched add was refused by the world; the file is loaded again pair by pair. */
+    private static final class BatchRefused extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        BatchRefused(QuiverException cause) {
+            super(cause);
+        }
     }
 
     /**
@@ -191,12 +214,32 @@ public final class TsvLoader {
         final Map<String, String> renamed = new LinkedHashMap<>();
         /** Names of the form _digits seen literally, to refuse a clash with a renamed name. */
         final Set<String> literalPrefixed = new HashSet<>();
+        /**
+         * Consecutive lines of one subject are added in one call, so the subject moves once to its
+         * final table (the data files group lines by subject).
+         */
+        final boolean batched;
+        final LongArrayList pending = new LongArrayList();
+        long pendingSubject;
         long lineNo;
         long lines;
 
-        FileLoad(Path file, long total) {
+        FileLoad(Path file, long total, boolean batched) {
             this.file = file;
             this.total = total;
+            this.batched = batched;
+        }
+
+        private void flush(World w) {
+            if (pending.isEmpty()) {
+                return;
+            }
+            try {
+                w.add(pendingSubject, pending.toLongArray());
+            } catch (QuiverException e) {
+                throw new BatchRefused(e);
+            }
+            pending.clear();
         }
 
         void run(World w, BufferedReader reader, CountingInputStream raw) throws IOException {
@@ -222,7 +265,15 @@ public final class TsvLoader {
                     long s = entity(w, "subject", line.substring(0, t1), 1);
                     long r = entity(w, "relationship", line.substring(t1 + 1, t2), t1 + 2);
                     long t = entity(w, "target", line.substring(t2 + 1), t2 + 2);
-                    w.add(s, w.pair(r, t));
+                    if (!batched) {
+                        w.add(s, w.pair(r, t));
+                    } else {
+                        if (s != pendingSubject) {
+                            flush(w);
+                            pendingSubject = s;
+                        }
+                        pending.add(w.pair(r, t));
+                    }
                 } catch (TsvFormatException e) {
                     throw e;
                 } catch (QuiverException e) {
@@ -233,6 +284,7 @@ public final class TsvLoader {
                     progress.update(raw.count(), total, lines);
                 }
             }
+            flush(w);
             progress.update(raw.count(), total, lines);
         }
 

@@ -170,6 +170,14 @@ class TsvLoaderTest {
     }
 
     @Test
+    void aRefusedPairInsideOneSubjectsRunIsReportedWithItsOwnLine() throws IOException {
+        Path f = file("cycle3.tsv", "a\tIsA\tb\nb\tIsA\tc\nc\tR\tx\nc\tIsA\ta\nc\tR\ty\n");
+        var e = assertThrows(TsvFormatException.class, () -> new TsvLoader(world).load(f));
+        assertTrue(e.getMessage().startsWith(f + ":4: "), e.getMessage());
+        assertEquals(0, world.lookup("c"));
+    }
+
+    @Test
     void textThatIsNotUtf8IsMalformed() throws IOException {
         Path f = tmp.resolve("latin1.tsv");
         Files.write(f, new byte[] {'a', '\t', 'R', '\t', (byte) 0xe9, '\n'});
