@@ -168,7 +168,7 @@ class WorldVerbsTest {
         CliRunner.Run r = run("check", w).fails(ExitCodes.FAILURE, "check failed: ");
         assertEquals("", r.out());
         // leave a consistent world for the after-each check
-        Loads.deleteTree(Path.of(w));
+        Loads.undoCreate(Path.of(w), false);
     }
 
     @Test
