@@ -23,9 +23,13 @@ import java.util.stream.Stream;
  * found at open it means the last writer died and recovery runs), and {@code <map>.cm} files.
  */
 final class Store implements AutoCloseable {
-    static final int FORMAT_VERSION = 1;
-    static final String[] MAP_NAMES = {"meta", "schemas", "entities", "types", "rows", "components", "reverse", "names"};
-    static final int META = 0, SCHEMAS = 1, ENTITIES = 2, TYPES = 3, ROWS = 4, COMPONENTS = 5, REVERSE = 6, NAMES = 7;
+    /**
+     * 2: tables persisted 64 to a page with their rows inline up to 64 rows (1: a types page and
+     * row pages per table).
+     */
+    static final int FORMAT_VERSION = 2;
+    static final String[] MAP_NAMES = {"meta", "schemas", "entities", "tables", "rows", "components", "reverse", "names"};
+    static final int META = 0, SCHEMAS = 1, ENTITIES = 2, TABLES = 3, ROWS = 4, COMPONENTS = 5, REVERSE = 6, NAMES = 7;
     private static final long[] ENTRIES = {1024, 4096, 4096, 65536, 65536, 8192, 32768, 8192};
     private static final int[] AVG_VALUE = {256, 128, 16384, 128, 512, 512, 512, 4096};
 

@@ -15,6 +15,11 @@ public final class Table {
     private final long[] columnIds;
     private long[] entities;
     private int count;
+    /**
+     * True when the committed pages keep this table's rows in chunk pages rather than inline in
+     * its group page (more than {@code World.INLINE_ROWS} rows at the last commit).
+     */
+    boolean chunkedOnDisk;
 
     Table(int id, long[] type, long[] columnIds, Schema[] schemas) {
         this.id = id;

@@ -43,7 +43,15 @@ public final class World implements AutoCloseable {
     private static final int PAGE_SHIFT = 10;
     private static final int PAGE_SIZE = 1 << PAGE_SHIFT;
     private static final int CHUNK_SHIFT = 10;
-    private static final int NAME_BUCKETS = 4096;
+    /** Tables are persisted in groups: the tables whose ids share {@code id >>> TABLE_GROUP_SHIFT} share a page. */
+    private static final int TABLE_GROUP_SHIFT = 6;
+    /**
+     * A table of at most this many rows keeps its rows in its group page; a larger one keeps them
+     * in row chunks of {@code 1 << CHUNK_SHIFT} rows (one page each) in the rows map.
+     */
+    static final int INLINE_ROWS = 64;
+    private static final int NAME_BUCKET_BITS = 12;
+    private static final int NAME_BUCKETS = 1 << NAME_BUCKET_BITS;
     /** Component-index records are stored in this many pages, by a hash of the id. */
     private static final int COMPONENT_PAGES = 4096;
     /** Reverse-index lists of 64 consecutive target indices share a page. */
@@ -66,6 +74,8 @@ public final class World implements AutoCloseable {
     // tables and indices
     private ArrayList<Table> tables = new ArrayList<>();
     private HashMap<TypeKey, Table> tableByType = new HashMap<>();
+    /** Ids of dropped tables, reused by new tables so that the table list stays dense. */
+    private IntArrayList freeTableIds = new IntArrayList();
     private Long2ObjectOpenHashMap<ArrayList<Table>> componentIndex = new Long2ObjectOpenHashMap<>();
     private Int2ObjectOpenHashMap<LongArrayList> reverse = new Int2ObjectOpenHashMap<>();
     @SuppressWarnings("unchecked")
@@ -258,6 +268,9 @@ public final class World implements AutoCloseable {
             shrunk.clear();
             dropTables(empty);
         }
+        markLayoutChanges();
+        componentPages = null; // the grouping is rebuilt from the index as it is now
+        long[] groups = dirty[Store.TABLES].toLongArray();
         var entries = new ArrayList<Journal.Entry>();
         for (int m = 0; m < dirty.length; m++) {
             var keys = dirty[m].toLongArray();
@@ -266,6 +279,15 @@ public final class World implements AutoCloseable {
                 entries.add(new Journal.Entry(m, k, serialize(m, k)));
             }
             dirty[m].clear();
+        }
+        for (long g : groups) {
+            int from = (int) g << TABLE_GROUP_SHIFT, to = Math.min(tables.size(), from + (1 << TABLE_GROUP_SHIFT));
+            for (int id = from; id < to; id++) {
+                Table t = tables.get(id);
+                if (t != null) {
+                    t.chunkedOnDisk = t.count() > INLINE_ROWS;
+                }
+            }
         }
         componentPages = null;
         store.commit(entries);
@@ -413,9 +435,13 @@ public final class World implements AutoCloseable {
         return parentIndex + "/" + name;
     }
 
+    /**
+     * The name-index bucket (and persistent page) of a key: the top bits of a multiplicative hash,
+     * so that the keys of one bucket do not share the low hash bits its HashMap indexes by (they
+     * would all collide into one treeified bin).
+     */
     private static int bucket(String key) {
-        int h = key.hashCode();
-        return (h ^ (h >>> 16)) & (NAME_BUCKETS - 1);
+        return (key.hashCode() * 0x9E3779B9) >>> (32 - NAME_BUCKET_BITS);
     }
 
     /** The entity's own name, or null when it is anonymous. */
@@ -1051,9 +1077,43 @@ public final class World implements AutoCloseable {
         markDirty(Store.REVERSE, tgt >>> REVERSE_SHIFT);
     }
 
+    /**
+     * Marks the page holding a changed row: the table's group page while its rows are inline, the
+     * row's chunk page while they are chunked; both when the table crosses {@link #INLINE_ROWS}
+     * (the commit then rewrites every chunk, see {@link #markLayoutChanges()}).
+     */
     private void dirtyRow(Table t, int row) {
-        if (row >= 0) {
-            markDirty(Store.ROWS, ((long) t.id() << 20) | (row >>> CHUNK_SHIFT));
+        if (row < 0) {
+            return;
+        }
+        boolean chunked = t.count() > INLINE_ROWS;
+        if (chunked != t.chunkedOnDisk || !chunked) {
+            markDirty(Store.TABLES, t.id() >>> TABLE_GROUP_SHIFT);
+        }
+        if (chunked || t.chunkedOnDisk) {
+            markDirty(Store.ROWS, rowsKey(t.id(), row >>> CHUNK_SHIFT));
+        }
+    }
+
+    private static long rowsKey(int table, int chunk) {
+        return ((long) table << 20) | chunk;
+    }
+
+    /**
+     * Before serializing: every table of a dirty group page that changes between inline and
+     * chunked rows gets all its chunk pages written (or removed).
+     */
+    private void markLayoutChanges() {
+        for (long g : dirty[Store.TABLES].toLongArray()) {
+            int from = (int) g << TABLE_GROUP_SHIFT, to = Math.min(tables.size(), from + (1 << TABLE_GROUP_SHIFT));
+            for (int id = from; id < to; id++) {
+                Table t = tables.get(id);
+                if (t != null && (t.count() > INLINE_ROWS) != t.chunkedOnDisk) {
+                    for (int c = 0; c == 0 || c <= (t.count() - 1) >>> CHUNK_SHIFT; c++) {
+                        markDirty(Store.ROWS, rowsKey(id, c));
+                    }
+                }
+            }
         }
     }
 
@@ -1062,8 +1122,8 @@ public final class World implements AutoCloseable {
         if (t != null) {
             return t;
         }
-        t = newTable(tables.size(), type);
-        markDirty(Store.TYPES, t.id());
+        t = newTable(freeTableIds.isEmpty() ? tables.size() : freeTableIds.popInt(), type);
+        markDirty(Store.TABLES, t.id() >>> TABLE_GROUP_SHIFT);
         markDirty(Store.META, 0);
         return t;
     }
@@ -1480,9 +1540,9 @@ public final class World implements AutoCloseable {
             }
             dropped.add(t.id());
             tables.set(t.id(), null);
+            freeTableIds.add(t.id());
             tableByType.remove(new TypeKey(t.type()));
-            markDirty(Store.TYPES, t.id());
-            markDirty(Store.ROWS, (long) t.id() << 20);
+            markDirty(Store.TABLES, t.id() >>> TABLE_GROUP_SHIFT);
             keys.addAll(indexKeys(t.type()));
         }
         markDirty(Store.META, 0);
@@ -1756,13 +1816,16 @@ public final class World implements AutoCloseable {
             case Store.ENTITIES:
                 for (int p = 0; p <= (nextIndex - 1) >>> PAGE_SHIFT; p++) out.add(p);
                 break;
-            case Store.TYPES:
-                for (Table t : tables) if (t != null) out.add(t.id());
+            case Store.TABLES: {
+                var groups = new LongOpenHashSet();
+                for (Table t : tables) if (t != null) groups.add(t.id() >>> TABLE_GROUP_SHIFT);
+                out.addAll(groups);
                 break;
+            }
             case Store.ROWS:
                 for (Table t : tables) {
-                    if (t != null) {
-                        for (int c = 0; c * (1 << CHUNK_SHIFT) < t.count(); c++) out.add(((long) t.id() << 20) | c);
+                    if (t != null && t.count() > INLINE_ROWS) {
+                        for (int c = 0; c * (1 << CHUNK_SHIFT) < t.count(); c++) out.add(rowsKey(t.id(), c));
                     }
                 }
                 break;
@@ -1844,7 +1907,7 @@ public final class World implements AutoCloseable {
         ensureCapacity(Builtin.FIRST_USER_INDEX);
         nextIndex = Builtin.FIRST_USER_INDEX;
         newTable(0, new long[0]);
-        markDirty(Store.TYPES, 0);
+        markDirty(Store.TABLES, 0);
         txDepth = 1;
         try {
             for (int i = 1; i < Builtin.FIRST_USER_INDEX; i++) {
@@ -1880,6 +1943,7 @@ public final class World implements AutoCloseable {
         free = new IntArrayList();
         tables = new ArrayList<>();
         tableByType = new HashMap<>();
+        freeTableIds = new IntArrayList();
         componentIndex = new Long2ObjectOpenHashMap<>();
         reverse = new Int2ObjectOpenHashMap<>();
         for (int i = 0; i < NAME_BUCKETS; i++) {
@@ -1913,39 +1977,28 @@ public final class World implements AutoCloseable {
         for (int i = 0; i < tableCount; i++) {
             tables.add(null);
         }
-        maps[Store.TYPES].forEach((k, b) -> {
-            Bytes.Reader r = new Bytes.Reader(b);
-            int n = r.i32();
-            long[] type = new long[n];
-            for (int i = 0; i < n; i++) {
-                type[i] = r.i64();
+        maps[Store.TABLES].forEach((k, b) -> loadTableGroup(b));
+        for (int i = 1; i < tableCount; i++) {
+            if (tables.get(i) == null) {
+                freeTableIds.add(i);
             }
-            int nc = r.i32();
-            long[] colIds = new long[nc];
-            Schema[] colSchemas = new Schema[nc];
-            for (int i = 0; i < nc; i++) {
-                colIds[i] = r.i64();
-                colSchemas[i] = dataSchema(colIds[i]);
-                if (colSchemas[i] == null) {
-                    throw new dev.quiver.index.StoreException("table column " + Ids.toHex(colIds[i]) + " has no schema");
-                }
-            }
-            int id = (int) (long) k;
-            Table t = new Table(id, type, colIds, colSchemas);
-            tables.set(id, t);
-            tableByType.put(new TypeKey(type), t);
-        });
-        // rows: chunks must be appended in order per table
+        }
+        // chunked rows: chunks must be appended in order per table
         var chunks = new Long2ObjectOpenHashMap<byte[]>();
         maps[Store.ROWS].forEach(chunks::put);
         long[] keys = chunks.keySet().toLongArray();
         Arrays.sort(keys);
         for (long k : keys) {
-            Table t = tables.get((int) (k >>> 20));
-            if (t == null) {
-                throw new dev.quiver.index.StoreException("rows page for missing table " + (k >>> 20));
+            int tid = (int) (k >>> 20);
+            Table t = tid < tables.size() ? tables.get(tid) : null;
+            if (t == null || !t.chunkedOnDisk) {
+                throw new dev.quiver.index.StoreException("rows page for missing or inline table " + tid);
             }
-            loadRows(t, chunks.get(k));
+            if ((int) (k & 0xFFFFF) != t.count() >>> CHUNK_SHIFT) {
+                throw new dev.quiver.index.StoreException("table " + tid + " misses rows chunk " + (t.count() >>> CHUNK_SHIFT));
+            }
+            Bytes.Reader r = new Bytes.Reader(chunks.get(k));
+            readRows(t, r, r.i32());
         }
         maps[Store.COMPONENTS].forEach((k, b) -> {
             Bytes.Reader r = new Bytes.Reader(b);
@@ -1981,10 +2034,9 @@ public final class World implements AutoCloseable {
         maps[Store.NAMES].forEach((k, b) -> {
             Bytes.Reader r = new Bytes.Reader(b);
             int n = r.i32();
-            var m = nameIndex[(int) (long) k];
             for (int i = 0; i < n; i++) {
                 String key = r.str();
-                m.put(key, r.i64());
+                nameIndex[bucket(key)].put(key, r.i64());
             }
         });
     }
@@ -2032,9 +2084,43 @@ public final class World implements AutoCloseable {
         }
     }
 
-    private void loadRows(Table t, byte[] b) {
+    /** Reads one group page: each table's type, columns and, when inline, its rows. */
+    private void loadTableGroup(byte[] b) {
         Bytes.Reader r = new Bytes.Reader(b);
         int n = r.i32();
+        for (int j = 0; j < n; j++) {
+            int id = r.i32();
+            long[] type = new long[r.i32()];
+            for (int i = 0; i < type.length; i++) {
+                type[i] = r.i64();
+            }
+            int nc = r.i32();
+            long[] colIds = new long[nc];
+            Schema[] colSchemas = new Schema[nc];
+            for (int i = 0; i < nc; i++) {
+                colIds[i] = r.i64();
+                colSchemas[i] = dataSchema(colIds[i]);
+                if (colSchemas[i] == null) {
+                    throw new dev.quiver.index.StoreException("table column " + Ids.toHex(colIds[i]) + " has no schema");
+                }
+            }
+            if (id < 0 || id >= tables.size() || tables.get(id) != null) {
+                throw new dev.quiver.index.StoreException("table id " + id + " out of range or twice");
+            }
+            Table t = new Table(id, type, colIds, colSchemas);
+            tables.set(id, t);
+            tableByType.put(new TypeKey(type), t);
+            int rows = r.i32();
+            if (rows < 0) {
+                t.chunkedOnDisk = true;
+            } else {
+                readRows(t, r, rows);
+            }
+        }
+    }
+
+    /** Appends {@code n} rows (entities, then each column's fields) read from {@code r}. */
+    private void readRows(Table t, Bytes.Reader r, int n) {
         int base = t.count();
         for (int i = 0; i < n; i++) {
             long e = r.i64();
@@ -2106,25 +2192,45 @@ public final class World implements AutoCloseable {
                 }
                 return w.toBytes();
             }
-            case Store.TYPES: {
-                Table t = key < tables.size() ? tables.get((int) key) : null;
-                if (t == null) {
+            case Store.TABLES: {
+                int from = (int) key << TABLE_GROUP_SHIFT, to = Math.min(tables.size(), from + (1 << TABLE_GROUP_SHIFT));
+                int n = 0;
+                for (int id = from; id < to; id++) {
+                    if (tables.get(id) != null) {
+                        n++;
+                    }
+                }
+                if (n == 0) {
                     return null;
                 }
-                w.i32(t.type().length);
-                for (long x : t.type()) {
-                    w.i64(x);
-                }
-                w.i32(t.columns().length);
-                for (Column c : t.columns()) {
-                    w.i64(c.id());
+                w.i32(n);
+                for (int id = from; id < to; id++) {
+                    Table t = tables.get(id);
+                    if (t == null) {
+                        continue;
+                    }
+                    w.i32(id);
+                    w.i32(t.type().length);
+                    for (long x : t.type()) {
+                        w.i64(x);
+                    }
+                    w.i32(t.columns().length);
+                    for (Column c : t.columns()) {
+                        w.i64(c.id());
+                    }
+                    if (t.count() > INLINE_ROWS) {
+                        w.i32(-1);
+                    } else {
+                        w.i32(t.count());
+                        writeRows(w, t, 0, t.count());
+                    }
                 }
                 return w.toBytes();
             }
             case Store.ROWS: {
                 int tid = (int) (key >>> 20), chunk = (int) (key & 0xFFFFF);
                 Table t = tid < tables.size() ? tables.get(tid) : null;
-                if (t == null) {
+                if (t == null || t.count() <= INLINE_ROWS) {
                     return null;
                 }
                 int from = chunk << CHUNK_SHIFT, to = Math.min(t.count(), from + (1 << CHUNK_SHIFT));
@@ -2132,22 +2238,7 @@ public final class World implements AutoCloseable {
                     return null;
                 }
                 w.i32(to - from);
-                for (int r = from; r < to; r++) {
-                    w.i64(t.entity(r));
-                }
-                for (Column c : t.columns()) {
-                    Schema s = c.schema();
-                    for (int f = 0; f < s.size(); f++) {
-                        boolean str = s.field(f).type() == FieldType.STRING;
-                        for (int r = from; r < to; r++) {
-                            if (str) {
-                                w.str((String) c.value(f, r));
-                            } else {
-                                w.i64(c.word(f, r));
-                            }
-                        }
-                    }
-                }
+                writeRows(w, t, from, to);
                 return w.toBytes();
             }
             case Store.COMPONENTS: {
@@ -2215,6 +2306,26 @@ public final class World implements AutoCloseable {
             }
             default:
                 throw new IllegalArgumentException("map " + map);
+        }
+    }
+
+    /** Writes rows {@code [from, to)}: the entities, then each column's fields (see {@link #readRows}). */
+    private static void writeRows(Bytes.Writer w, Table t, int from, int to) {
+        for (int r = from; r < to; r++) {
+            w.i64(t.entity(r));
+        }
+        for (Column c : t.columns()) {
+            Schema s = c.schema();
+            for (int f = 0; f < s.size(); f++) {
+                boolean str = s.field(f).type() == FieldType.STRING;
+                for (int r = from; r < to; r++) {
+                    if (str) {
+                        w.str((String) c.value(f, r));
+                    } else {
+                        w.i64(c.word(f, r));
+                    }
+                }
+            }
         }
     }
 }

@@ -1,0 +1,270 @@
+package dev.quiver.storage;
+
+import dev.quiver.index.Ids;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Random sequences of world operations checked against a plain in-memory model after every step:
+ * entities with names, tags, pairs and a component value; transactions of many operations (some
+ * failing, which must change nothing); close-and-reopen. Tables grow past and shrink under the
+ * inline-row limit and past a row chunk, and dropped table ids are reused, so every page layout
+ * transition is crossed. {@code check()} (indices agree with tables, persisted pages equal the
+ * mirror) runs after every step.
+ *
+ * <p>Reproduce a failure with {@code -Dtests.seed=<seed>} (printed in the message).
+ */
+class WorldModelTest {
+    @TempDir
+    Path tmp;
+
+    record Weight(long grams) {}
+
+    /** The model: for each live entity name, its type ids (tags and pairs, by name) and weight. */
+    static final class Model {
+        final Map<String, TreeSet<String>> ids = new HashMap<>();
+        final Map<String, Long> weight = new HashMap<>();
+
+        Model copy() {
+            Model m = new Model();
+            ids.forEach((k, v) -> m.ids.put(k, new TreeSet<>(v)));
+            m.weight.putAll(weight);
+            return m;
+        }
+    }
+
+    private World w;
+    private Model model;
+    private long weightId;
+    private final String[] tags = {"A", "B", "C"};
+    private final String[] rels = {"R", "S"};
+
+    @Test
+    void randomOperationsAgreeWithModel() {
+        long base = Long.getLong("tests.seed", 20261122L);
+        int seeds = Integer.getInteger("tests.multiplier", 1) * 3;
+        for (int i = 0; i < seeds; i++) {
+            run(base + i, tmp.resolve("w" + i));
+        }
+    }
+
+    /**
+     * One table grows from inline rows to two row chunks, shrinks back to inline, empties (its id is
+     * then reused by a new table), across commits, a rollback and reopens.
+     */
+    @Test
+    void tableCrossesInlineLimitAndChunksBothWays() {
+        Path dir = tmp.resolve("t");
+        w = World.create(dir);
+        try {
+            long a = w.entity("A");
+            long[] es = new long[1100];
+            w.transaction(x -> {
+                for (int i = 0; i < es.length; i++) {
+                    es[i] = x.entity("n" + i);
+                    x.add(es[i], a);
+                }
+            });
+            assertEquals(List.of(), w.check());
+            assertEquals(1100, w.table(es[0]).count());
+            // back under the inline limit in one transaction
+            w.transaction(x -> {
+                for (int i = 0; i < 1050; i++) {
+                    x.remove(es[i], a);
+                }
+            });
+            assertEquals(List.of(), w.check());
+            assertEquals(50, w.table(es[1099]).count());
+            w.close();
+            w = World.open(dir);
+            assertEquals(List.of(), w.check());
+            // over the limit again, then a rollback to the inline state
+            assertThrows(IllegalStateException.class, () -> w.transaction(x -> {
+                for (int i = 0; i < 100; i++) {
+                    x.add(es[i], a);
+                }
+                throw new IllegalStateException("abort");
+            }));
+            assertEquals(50, w.table(es[1099]).count());
+            w.transaction(x -> {
+                for (int i = 0; i < 100; i++) {
+                    x.add(es[i], a);
+                }
+            });
+            assertEquals(150, w.table(es[1099]).count());
+            assertEquals(List.of(), w.check());
+            // empty the table: it is dropped and its id is reused by the next new table
+            int tid = w.table(es[1099]).id();
+            w.transaction(x -> {
+                for (int i = 0; i < es.length; i++) {
+                    x.remove(es[i], a);
+                }
+            });
+            long b = w.entity("B");
+            w.add(es[0], b);
+            assertEquals(tid, w.table(es[0]).id());
+            assertEquals(List.of(), w.check());
+            w.close();
+            w = World.open(dir);
+            assertEquals(List.of(), w.check());
+            assertTrue(w.has(es[0], b));
+            assertEquals(1, w.table(es[0]).count());
+        } finally {
+            w.close();
+        }
+    }
+
+    private void run(long seed, Path dir) {
+        Random rnd = new Random(seed);
+        w = World.create(dir);
+        model = new Model();
+        try {
+            w.transaction(x -> {
+                for (String t : tags) {
+                    x.entity(t);
+                }
+                for (String r : rels) {
+                    x.entity(r);
+                }
+            });
+            weightId = w.component(Weight.class);
+            List<String> pool = new ArrayList<>();
+            for (int i = 0; i < 1500; i++) {
+                pool.add("e" + i);
+            }
+            for (int step = 0; step < 260; step++) {
+                String what = step(rnd, pool, step);
+                assertModel(seed, step, what);
+            }
+        } finally {
+            w.close();
+        }
+    }
+
+    private String step(Random rnd, List<String> pool, int step) {
+        int op = rnd.nextInt(100);
+        if (op < 4) {
+            w.close();
+            w = World.open(w.directory());
+            weightId = w.resolve("Weight");
+            return "reopen";
+        }
+        if (op < 10) {
+            // a failing transaction changes nothing
+            Model before = model.copy();
+            assertThrows(IllegalStateException.class, () -> w.transaction(x -> {
+                for (int i = 0; i < 50; i++) {
+                    mutate(rnd, pool, x);
+                }
+                throw new IllegalStateException("abort");
+            }));
+            model = before;
+            return "aborted transaction";
+        }
+        // one transaction of 1..400 operations: big ones push tables over the inline limit and
+        // the root table over a row chunk
+        int n = op < 30 ? 1 + rnd.nextInt(400) : 1 + rnd.nextInt(5);
+        w.transaction(x -> {
+            for (int i = 0; i < n; i++) {
+                mutate(rnd, pool, x);
+            }
+        });
+        return "transaction of " + n;
+    }
+
+    private void mutate(Random rnd, List<String> pool, World x) {
+        String name = pool.get(rnd.nextInt(rnd.nextBoolean() ? 40 : pool.size()));
+        int op = rnd.nextInt(100);
+        if (op < 8) {
+            if (model.ids.containsKey(name)) {
+                x.delete(x.resolve(name));
+                model.ids.remove(name);
+                model.weight.remove(name);
+                // pairs pointing at the deleted entity are removed (default cleanup: Remove)
+                for (TreeSet<String> s : model.ids.values()) {
+                    s.removeIf(id -> id.endsWith("," + name + ")"));
+                }
+            }
+            return;
+        }
+        long e = x.entity(name);
+        model.ids.computeIfAbsent(name, k -> new TreeSet<>());
+        String id;
+        long raw;
+        if (op < 40) {
+            String t = tags[rnd.nextInt(tags.length)];
+            id = t;
+            raw = x.resolve(t);
+        } else if (op < 85) {
+            String r = rels[rnd.nextInt(rels.length)];
+            String tgt = pool.get(rnd.nextInt(8));
+            long te = x.entity(tgt);
+            model.ids.computeIfAbsent(tgt, k -> new TreeSet<>());
+            id = "(" + r + "," + tgt + ")";
+            raw = Ids.pair(x.resolve(r), te);
+        } else {
+            long g = rnd.nextInt(1000);
+            x.set(e, weightId, new Weight(g));
+            model.weight.put(name, g);
+            model.ids.get(name).add("Weight");
+            return;
+        }
+        if (rnd.nextInt(3) == 0) {
+            x.remove(e, raw);
+            model.ids.get(name).remove(id);
+        } else {
+            x.add(e, raw);
+            model.ids.get(name).add(id);
+        }
+    }
+
+    private void assertModel(long seed, int step, String what) {
+        String where = "seed " + seed + " step " + step + " (" + what + ")";
+        List<String> problems = w.check();
+        if (!problems.isEmpty()) {
+            fail(where + ": " + problems);
+        }
+        int live = 0;
+        for (var en : model.ids.entrySet()) {
+            long e = w.lookup(en.getKey());
+            assertTrue(e != 0, where + ": " + en.getKey() + " missing");
+            var got = new TreeSet<String>();
+            for (long id : w.type(e)) {
+                got.add(w.idToString(id));
+            }
+            assertEquals(en.getValue(), got, where + ": type of " + en.getKey());
+            Long g = model.weight.get(en.getKey());
+            if (g != null) {
+                assertEquals(g, w.get(e, Weight.class).grams(), where + ": weight of " + en.getKey());
+            }
+            live++;
+        }
+        // builtins, the 5 declared entities and Weight come on top of the model's entities
+        int declared = tags.length + rels.length + 1;
+        assertEquals(live + declared, w.entityCount() - builtinCount(), where + ": entity count");
+    }
+
+    private int builtins = -1;
+
+    private int builtinCount() {
+        if (builtins < 0) {
+            try (World fresh = World.create(tmp.resolve("fresh"))) {
+                builtins = fresh.entityCount();
+            }
+        }
+        return builtins;
+    }
+}
