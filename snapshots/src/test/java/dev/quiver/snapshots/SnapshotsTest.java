@@ -191,16 +191,16 @@ class SnapshotsTest {
     void anIntactSnapshotOfAnotherVersionNamesBothVersions() throws IOException {
         write();
         byte[] bytes = Files.readAllBytes(snap);
-        ByteBuffer.wrap(bytes).putInt(6, 2);
+        ByteBuffer.wrap(bytes).putInt(6, 1);
         CRC32C crc = new CRC32C();
         crc.update(bytes, 0, bytes.length - 4);
         ByteBuffer.wrap(bytes).putInt(bytes.length - 4, (int) crc.getValue());
         Files.write(snap, bytes);
         Path target = tmp.resolve("r");
         var e = assertThrows(SnapshotFormatException.class, () -> Snapshots.restore(snap, target));
-        assertEquals(2, e.fileVersion());
+        assertEquals(1, e.fileVersion());
         assertEquals(Snapshots.FORMAT_VERSION, e.supportedVersion());
-        assertTrue(e.getMessage().contains("version 2") && e.getMessage().contains("version 1"), e.getMessage());
+        assertTrue(e.getMessage().contains("version 1") && e.getMessage().contains("version 2"), e.getMessage());
         assertFalse(Files.exists(target));
     }
 
@@ -209,7 +209,7 @@ class SnapshotsTest {
         write();
         byte[] bytes = Files.readAllBytes(snap);
         assertEquals("QVSNAP", new String(bytes, 0, 6, java.nio.charset.StandardCharsets.US_ASCII));
-        assertEquals(1, ByteBuffer.wrap(bytes).getInt(6));
+        assertEquals(2, ByteBuffer.wrap(bytes).getInt(6));
         assertEquals('E', bytes[bytes.length - 13]);
     }
 

@@ -226,6 +226,18 @@ class WorldTest {
     }
 
     @Test
+    void aWorldOfAnotherFormatIsRefusedByName() throws Exception {
+        Path dir = tmp.resolve("old");
+        try (World x = World.create(dir)) {
+            x.entity("a");
+        }
+        Files.writeString(dir.resolve("FORMAT"), "quiver world format 1\n");
+        StoreException e = assertThrows(StoreException.class, () -> World.open(dir));
+        assertTrue(e.getMessage().contains("format 1") && e.getMessage().contains("format 2"), e.getMessage());
+        assertEquals("quiver world format 1\n", Files.readString(dir.resolve("FORMAT")));
+    }
+
+    @Test
     void secondWriterIsRefusedAndReadOnlyCannotWrite() throws Exception {
         w = World.create(tmp.resolve("w"));
         WorldLockedException ex = assertThrows(WorldLockedException.class, () -> World.open(tmp.resolve("w")));
