@@ -1,0 +1,247 @@
+package dev.quiver.bench;
+
+import dev.quiver.query.Query;
+import dev.quiver.snapshots.SnapshotInfo;
+import dev.quiver.snapshots.Snapshots;
+import dev.quiver.storage.World;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * One repeat of the RG-1 workload: every operation of bench/RG1.md in its order, on a world
+ * created from nothing in a fresh directory. Each operation adds its timings to the
+ * {@link Figures} and checks its counts and sums against {@link Rg1Spec} (a mismatch throws
+ * {@link CheckFailedException}); only the operation itself is timed, never its checks.
+ *
+ * <p>Query operations time {@link Query#parse} plus the iteration of every result with
+ * {@link Query#forEach}, the way a caller consumes results; the {@code _count_} figures time the
+ * same query answered by {@link Query#count()} and double as a check that both agree.
+ */
+final class Rg1Round {
+    /** Figure keys (the unit ends the name) and the RG-1 queries. */
+    static final String ITER = "Position, (LocatedIn, *|self)";
+    static final String TRANSVAR = "(LocatedIn, $x)";
+    static final String JOIN = "(Likes, $y), Position($y)";
+
+    private final Rg1Spec spec;
+    private final Path dir;
+    private final Figures fig;
+    private final Consumer<String> progress;
+    private Rg1World rg;
+
+    /**
+     * @param spec     the workload
+     * @param dir      a fresh directory for this repeat: the world goes to {@code dir/world}, the
+     *                 snapshot to {@code dir/rg1.qvsnap}
+     * @param fig      where the figures go
+     * @param progress receives one short line per operation ("load 1.23 s")
+     */
+    Rg1Round(Rg1Spec spec, Path dir, Figures fig, Consumer<String> progress) {
+        this.spec = spec;
+        this.dir = dir;
+        this.fig = fig;
+        this.progress = progress;
+    }
+
+    /** Runs every operation in RG1.md order, then closes the world (its files stay). */
+    void run() {
+        try {
+            load();
+            iter();
+            trans();
+            transvar();
+            join();
+            lookup();
+            delete();
+            reopen();
+            snapshot();
+        } finally {
+            if (rg != null) {
+                rg.close();
+            }
+        }
+    }
+
+    private void load() {
+        quiesce();
+        long t0 = System.nanoTime();
+        rg = Rg1World.create(spec, dir.resolve("world"));
+        double s = seconds(t0);
+        fig.add("load_s", s);
+        fig.add("load_entities_per_s", spec.nodes() / s);
+        fig.add("load_disk_bytes", Machine.directoryBytes(rg.directory()));
+        // the nodes plus Position, LocatedIn and Likes
+        fig.count("load_entities", rg.world().entityCount(), spec.nodes() + 3L);
+        progress.accept(String.format(Locale.ROOT, "load %.2f s", s));
+    }
+
+    private void iter() {
+        quiesce();
+        Rg1World.PositionX px = rg.new PositionX();
+        World w = rg.world();
+        long[] acc = new long[3];
+        long t0 = System.nanoTime();
+        Query.parse(w, ITER).forEach(r -> {
+            double x = r.thisTable() != null ? px.at(r.thisTable(), r.thisRow()) : slow(px, r.thisEntity(), acc);
+            acc[0]++;
+            acc[1] += (long) x;
+        });
+        long ns = System.nanoTime() - t0;
+        fig.add("iter_ns_per_result", (double) ns / Math.max(1, acc[0]));
+        fig.count("iter_count", acc[0], spec.iterCount());
+        fig.count("iter_sum", acc[1], spec.iterSum());
+        fig.count("iter_rows_without_table", acc[2], 0);
+        progress.accept(String.format(Locale.ROOT, "iter %.1f ns/result", (double) ns / Math.max(1, acc[0])));
+    }
+
+    /** Position.x through the entity index, for a row that came without its table (counted). */
+    private static double slow(Rg1World.PositionX px, long e, long[] acc) {
+        acc[2]++;
+        return px.of(e);
+    }
+
+    private void trans() {
+        quiesce();
+        World w = rg.world();
+        for (int k = 1; k <= Rg1Spec.TRANS_QUERIES; k++) {
+            String text = "(LocatedIn, n" + k + ")";
+            long t0 = System.nanoTime();
+            long rows = rows(Query.parse(w, text));
+            fig.add("trans_ms", millis(t0));
+            fig.count("trans_count", rows, spec.transCount());
+            t0 = System.nanoTime();
+            long counted = Query.parse(w, text).count();
+            fig.add("trans_count_ms", millis(t0));
+            CheckFailedException.check("trans: count() of " + text, counted, rows);
+        }
+        progress.accept(String.format(Locale.ROOT, "trans %.2f ms/query", fig.median("trans_ms")));
+    }
+
+    private void transvar() {
+        quiesce();
+        World w = rg.world();
+        long t0 = System.nanoTime();
+        long rows = rows(Query.parse(w, TRANSVAR));
+        double s = seconds(t0);
+        fig.add("transvar_s", s);
+        fig.add("transvar_rows_per_s", rows / s);
+        fig.count("transvar_count", rows, spec.transvarCount());
+        quiesce();
+        t0 = System.nanoTime();
+        long counted = Query.parse(w, TRANSVAR).count();
+        fig.add("transvar_count_s", seconds(t0));
+        CheckFailedException.check("transvar: count()", counted, rows);
+        progress.accept(String.format(Locale.ROOT, "transvar %.2f s", s));
+    }
+
+    private void join() {
+        quiesce();
+        World w = rg.world();
+        Rg1World.PositionX px = rg.new PositionX();
+        long[] acc = new long[2];
+        long t0 = System.nanoTime();
+        Query.parse(w, JOIN).forEach(r -> {
+            // $y is a variable, not $this: its row is found through the entity index
+            acc[0]++;
+            acc[1] += (long) px.of(r.variable("y"));
+        });
+        double ms = millis(t0);
+        fig.add("join_ms", ms);
+        fig.count("join_count", acc[0], spec.likesCount());
+        fig.count("join_sum", acc[1], spec.joinSum());
+        progress.accept(String.format(Locale.ROOT, "join %.2f ms", ms));
+    }
+
+    private void lookup() {
+        quiesce();
+        World w = rg.world();
+        long located = rg.locatedIn();
+        long hits = 0;
+        long t0 = System.nanoTime();
+        for (int j = 0; j < Rg1Spec.LOOKUPS; j++) {
+            int i = spec.lookupNode(j);
+            if (w.has(rg.node(i), w.pair(located, rg.node(Rg1Spec.parent(i))))) {
+                hits++;
+            }
+        }
+        double ns = (double) (System.nanoTime() - t0) / Rg1Spec.LOOKUPS;
+        fig.add("lookup_ns", ns);
+        fig.count("lookup_hits", hits, Rg1Spec.LOOKUPS);
+        progress.accept(String.format(Locale.ROOT, "lookup %.1f ns/check", ns));
+    }
+
+    private void delete() {
+        quiesce();
+        World w = rg.world();
+        long t0 = System.nanoTime();
+        w.delete(rg.node(1));
+        double s = seconds(t0);
+        fig.add("delete_s", s);
+        fig.count("delete_n1_alive", w.isAlive(rg.node(1)) ? 1 : 0, 0);
+        fig.count("delete_nodes_left", Query.parse(w, "Position").count(), spec.nodesAfterDelete());
+        fig.count("delete_located_in_left", Query.parse(w, "(LocatedIn, *|self)").count(),
+                spec.nodesAfterDelete() - 1);
+        fig.count("delete_likes_left", Query.parse(w, "(Likes, *)").count(), spec.likesAfterDelete());
+        fig.count("delete_entities_left", w.entityCount(), spec.nodesAfterDelete() + 3);
+        progress.accept(String.format(Locale.ROOT, "delete %.2f s", s));
+    }
+
+    private void reopen() {
+        quiesce();
+        long t0 = System.nanoTime();
+        rg.reopen();
+        double open = seconds(t0);
+        t0 = System.nanoTime();
+        long rows = rows(Query.parse(rg.world(), "(LocatedIn, n2)"));
+        double first = millis(t0);
+        fig.add("reopen_open_s", open);
+        fig.add("reopen_first_query_ms", first);
+        fig.count("reopen_first_query_count", rows, spec.transCount());
+        fig.add("disk_bytes", Machine.directoryBytes(rg.directory()));
+        fig.add("disk_allocated_bytes", Machine.allocatedBytes(rg.directory()));
+        progress.accept(String.format(Locale.ROOT, "reopen %.2f s + first query %.1f ms", open, first));
+    }
+
+    private void snapshot() {
+        quiesce();
+        Path file = dir.resolve("rg1.qvsnap");
+        long t0 = System.nanoTime();
+        SnapshotInfo info = Snapshots.write(rg.world(), file);
+        double s = seconds(t0);
+        fig.add("snapshot_s", s);
+        fig.add("snapshot_bytes", info.bytes());
+        CheckFailedException.check("snapshot: file size", info.bytes(), size(file));
+        fig.count("snapshot_pages", Snapshots.verify(file).pages(), info.pages());
+        progress.accept(String.format(Locale.ROOT, "snapshot %.2f s, %s", s, Machine.bytes(info.bytes())));
+    }
+
+    private static long rows(Query q) {
+        long[] n = {0};
+        q.forEach(r -> n[0]++);
+        return n[0];
+    }
+
+    private static long size(Path file) {
+        try {
+            return Files.size(file);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Collects garbage left by the previous operation, so that it is not charged to the next. */
+    private static void quiesce() {
+        System.gc();
+    }
+
+    private static double seconds(long t0) {
+        return (System.nanoTime() - t0) / 1e9;
+    }
+
+    private static double millis(long t0) {
+        return (System.nanoTime() - t0) / 1e6;
+    }
+}
