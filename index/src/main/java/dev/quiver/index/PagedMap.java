@@ -73,7 +73,7 @@ public final class PagedMap implements AutoCloseable {
                     .name(name)
                     .constantKeySizeBySample(new byte[10])
                     .averageValueSize(Math.max(16, averageValue))
-                    .entries(Math.max(1024, entries))
+                    .entries(Math.max(64, entries))
                     .maxBloatFactor(1000);
             File f = file.toFile();
             ChronicleMap<byte[], byte[]> m = recover && f.exists()

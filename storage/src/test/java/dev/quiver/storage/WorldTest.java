@@ -226,6 +226,15 @@ class WorldTest {
     }
 
     @Test
+    void aNewWorldIsSmallOnDisk() {
+        w = World.create(tmp.resolve("w"));
+        w.entity("a");
+        // Chronicle preallocates each map: the initial sizes keep an empty world near 8 MB
+        long bytes = w.stats().bytesOnDisk();
+        assertTrue(bytes < 16L << 20, "an empty world takes " + bytes + " bytes");
+    }
+
+    @Test
     void aWorldOfAnotherFormatIsRefusedByName() throws Exception {
         Path dir = tmp.resolve("old");
         try (World x = World.create(dir)) {
