@@ -15,6 +15,12 @@ final class Bytes {
             buf = new byte[capacity];
         }
 
+        /** Empties the writer, keeping its buffer (one writer serves many pages). */
+        Writer reset() {
+            n = 0;
+            return this;
+        }
+
         private void need(int k) {
             if (n + k > buf.length) {
                 buf = Arrays.copyOf(buf, Math.max(buf.length * 2, n + k));

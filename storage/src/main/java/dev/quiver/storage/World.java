@@ -9,6 +9,7 @@ import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+import it.unimi.dsi.fastutil.objects.Object2LongOpenHashMap;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -79,7 +80,7 @@ public final class World implements AutoCloseable {
     private Long2ObjectOpenHashMap<ArrayList<Table>> componentIndex = new Long2ObjectOpenHashMap<>();
     private Int2ObjectOpenHashMap<LongArrayList> reverse = new Int2ObjectOpenHashMap<>();
     @SuppressWarnings("unchecked")
-    private HashMap<String, Long>[] nameIndex = new HashMap[NAME_BUCKETS];
+    private Object2LongOpenHashMap<String>[] nameIndex = new Object2LongOpenHashMap[NAME_BUCKETS];
     private Int2ObjectOpenHashMap<Schema> schemas = new Int2ObjectOpenHashMap<>();
 
     // transaction state
@@ -117,7 +118,7 @@ public final class World implements AutoCloseable {
             dirty[i] = new LongOpenHashSet();
         }
         for (int i = 0; i < NAME_BUCKETS; i++) {
-            nameIndex[i] = new HashMap<>();
+            nameIndex[i] = new Object2LongOpenHashMap<>();
         }
     }
 
@@ -302,6 +303,9 @@ public final class World implements AutoCloseable {
         load();
     }
 
+    /** The buffer pages are serialized into (toBytes copies each page out). */
+    private final Bytes.Writer pageWriter = new Bytes.Writer(1 << 16);
+
     /** Component-index ids grouped by page; built on demand while serializing, then dropped. */
     private Long2ObjectOpenHashMap<LongArrayList> componentPages;
 
@@ -427,8 +431,7 @@ public final class World implements AutoCloseable {
 
     private long child(long parent, String name) {
         String key = nameKey(Ids.index(parent), name);
-        Long e = nameIndex[bucket(key)].get(key);
-        return e == null ? 0 : e;
+        return nameIndex[bucket(key)].getLong(key); // 0 when absent
     }
 
     private static String nameKey(int parentIndex, String name) {
@@ -587,7 +590,7 @@ public final class World implements AutoCloseable {
     private void removeName(int parentIndex, String name) {
         String k = nameKey(parentIndex, name);
         int b = bucket(k);
-        nameIndex[b].remove(k);
+        nameIndex[b].removeLong(k);
         markDirty(Store.NAMES, b);
     }
 
@@ -1768,7 +1771,7 @@ public final class World implements AutoCloseable {
         int indexed = 0;
         for (var b : nameIndex) {
             indexed += b.size();
-            for (long e : b.values()) {
+            for (long e : b.values().toLongArray()) {
                 if (!isAlive(e)) {
                     v.add("name index points at dead entity " + Ids.toHex(e));
                 }
@@ -1947,7 +1950,7 @@ public final class World implements AutoCloseable {
         componentIndex = new Long2ObjectOpenHashMap<>();
         reverse = new Int2ObjectOpenHashMap<>();
         for (int i = 0; i < NAME_BUCKETS; i++) {
-            nameIndex[i] = new HashMap<>();
+            nameIndex[i] = new Object2LongOpenHashMap<>();
         }
         schemas = new Int2ObjectOpenHashMap<>();
     }
@@ -2149,7 +2152,7 @@ public final class World implements AutoCloseable {
 
     /** The blob of a page from the mirror, or null when the page is empty (to be removed). */
     private byte[] serialize(int map, long key) {
-        Bytes.Writer w = new Bytes.Writer(256);
+        Bytes.Writer w = pageWriter.reset();
         switch (map) {
             case Store.META: {
                 w.i32(Store.FORMAT_VERSION);
@@ -2291,16 +2294,31 @@ public final class World implements AutoCloseable {
                 return w.toBytes();
             }
             case Store.NAMES: {
-                HashMap<String, Long> m = nameIndex[(int) key];
+                Object2LongOpenHashMap<String> m = nameIndex[(int) key];
                 if (m.isEmpty()) {
                     return null;
                 }
-                var sorted = new ArrayList<>(m.keySet());
-                Collections.sort(sorted);
-                w.i32(sorted.size());
-                for (String k : sorted) {
-                    w.str(k);
-                    w.i64(m.get(k));
+                // entries in entity order (a page's bytes depend on its content alone)
+                int n = m.size();
+                String[] keys = new String[n];
+                long[] ents = new long[n];
+                int i = 0;
+                for (var en : m.object2LongEntrySet()) {
+                    keys[i] = en.getKey();
+                    ents[i++] = en.getLongValue();
+                }
+                it.unimi.dsi.fastutil.Arrays.quickSort(0, n, (a, b) -> Long.compare(ents[a], ents[b]), (a, b) -> {
+                    long t = ents[a];
+                    ents[a] = ents[b];
+                    ents[b] = t;
+                    String k = keys[a];
+                    keys[a] = keys[b];
+                    keys[b] = k;
+                });
+                w.i32(n);
+                for (int j = 0; j < n; j++) {
+                    w.str(keys[j]);
+                    w.i64(ents[j]);
                 }
                 return w.toBytes();
             }
