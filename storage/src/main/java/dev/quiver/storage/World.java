@@ -9,7 +9,6 @@ import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
-import it.unimi.dsi.fastutil.objects.Object2LongOpenHashMap;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,8 +50,6 @@ public final class World implements AutoCloseable {
      * in row chunks of {@code 1 << CHUNK_SHIFT} rows (one page each) in the rows map.
      */
     static final int INLINE_ROWS = 64;
-    private static final int NAME_BUCKET_BITS = 12;
-    private static final int NAME_BUCKETS = 1 << NAME_BUCKET_BITS;
     /** Component-index records are stored in this many pages, by a hash of the id. */
     private static final int COMPONENT_PAGES = 4096;
     /** Reverse-index lists of 64 consecutive target indices share a page. */
@@ -79,8 +76,7 @@ public final class World implements AutoCloseable {
     private IntArrayList freeTableIds = new IntArrayList();
     private Long2ObjectOpenHashMap<ArrayList<Table>> componentIndex = new Long2ObjectOpenHashMap<>();
     private Int2ObjectOpenHashMap<LongArrayList> reverse = new Int2ObjectOpenHashMap<>();
-    @SuppressWarnings("unchecked")
-    private Object2LongOpenHashMap<String>[] nameIndex = new Object2LongOpenHashMap[NAME_BUCKETS];
+    private NameIndex nameIndex = new NameIndex(i -> names[i]);
     private Int2ObjectOpenHashMap<Schema> schemas = new Int2ObjectOpenHashMap<>();
 
     // transaction state
@@ -116,9 +112,6 @@ public final class World implements AutoCloseable {
         this.readOnly = readOnly;
         for (int i = 0; i < dirty.length; i++) {
             dirty[i] = new LongOpenHashSet();
-        }
-        for (int i = 0; i < NAME_BUCKETS; i++) {
-            nameIndex[i] = new Object2LongOpenHashMap<>();
         }
     }
 
@@ -430,22 +423,9 @@ public final class World implements AutoCloseable {
     }
 
     private long child(long parent, String name) {
-        String key = nameKey(Ids.index(parent), name);
-        return nameIndex[bucket(key)].getLong(key); // 0 when absent
+        return nameIndex.get(Ids.index(parent), name);
     }
 
-    private static String nameKey(int parentIndex, String name) {
-        return parentIndex + "/" + name;
-    }
-
-    /**
-     * The name-index bucket (and persistent page) of a key: the top bits of a multiplicative hash,
-     * so that the keys of one bucket do not share the low hash bits its HashMap indexes by (they
-     * would all collide into one treeified bin).
-     */
-    private static int bucket(String key) {
-        return (key.hashCode() * 0x9E3779B9) >>> (32 - NAME_BUCKET_BITS);
-    }
 
     /** The entity's own name, or null when it is anonymous. */
     public String name(long e) {
@@ -581,17 +561,11 @@ public final class World implements AutoCloseable {
     }
 
     private void putName(int parentIndex, String name, long e) {
-        String k = nameKey(parentIndex, name);
-        int b = bucket(k);
-        nameIndex[b].put(k, e);
-        markDirty(Store.NAMES, b);
+        markDirty(Store.NAMES, nameIndex.put(parentIndex, name, e));
     }
 
     private void removeName(int parentIndex, String name) {
-        String k = nameKey(parentIndex, name);
-        int b = bucket(k);
-        nameIndex[b].removeLong(k);
-        markDirty(Store.NAMES, b);
+        markDirty(Store.NAMES, nameIndex.remove(parentIndex, name));
     }
 
     // ------------------------------------------------------------------ ids
@@ -1768,17 +1742,16 @@ public final class World implements AutoCloseable {
                 }
             }
         }
-        int indexed = 0;
-        for (var b : nameIndex) {
-            indexed += b.size();
-            for (long e : b.values().toLongArray()) {
-                if (!isAlive(e)) {
-                    v.add("name index points at dead entity " + Ids.toHex(e));
-                }
+        nameIndex.forEach((parent, e) -> {
+            if (!isAlive(e)) {
+                v.add("name index points at dead entity " + Ids.toHex(e));
+            } else if (parentIndex(Ids.index(e)) != parent) {
+                v.add("name index files " + describe(e) + " under #" + parent + ", its parent is #"
+                        + parentIndex(Ids.index(e)));
             }
-        }
-        if (indexed != named) {
-            v.add("name index holds " + indexed + " names, entities have " + named);
+        });
+        if (nameIndex.size() != named) {
+            v.add("name index holds " + nameIndex.size() + " names, entities have " + named);
         }
         // persisted pages equal the mirror
         if (v.isEmpty() && txDepth == 0) {
@@ -1845,7 +1818,7 @@ public final class World implements AutoCloseable {
                 break;
             }
             case Store.NAMES:
-                for (int b = 0; b < NAME_BUCKETS; b++) if (!nameIndex[b].isEmpty()) out.add(b);
+                for (int b = 0; b < NameIndex.BUCKETS; b++) if (!nameIndex.isEmpty(b)) out.add(b);
                 break;
             default:
                 break;
@@ -1949,9 +1922,7 @@ public final class World implements AutoCloseable {
         freeTableIds = new IntArrayList();
         componentIndex = new Long2ObjectOpenHashMap<>();
         reverse = new Int2ObjectOpenHashMap<>();
-        for (int i = 0; i < NAME_BUCKETS; i++) {
-            nameIndex[i] = new Object2LongOpenHashMap<>();
-        }
+        nameIndex = new NameIndex(i -> names[i]);
         schemas = new Int2ObjectOpenHashMap<>();
     }
 
@@ -2034,14 +2005,7 @@ public final class World implements AutoCloseable {
                 reverse.put(target, l);
             }
         });
-        maps[Store.NAMES].forEach((k, b) -> {
-            Bytes.Reader r = new Bytes.Reader(b);
-            int n = r.i32();
-            for (int i = 0; i < n; i++) {
-                String key = r.str();
-                nameIndex[bucket(key)].put(key, r.i64());
-            }
-        });
+        maps[Store.NAMES].forEach((k, b) -> nameIndex.load(b));
     }
 
     /** The schema a column of {@code id} holds, without trait checks (for loading). */
@@ -2293,35 +2257,8 @@ public final class World implements AutoCloseable {
                 }
                 return w.toBytes();
             }
-            case Store.NAMES: {
-                Object2LongOpenHashMap<String> m = nameIndex[(int) key];
-                if (m.isEmpty()) {
-                    return null;
-                }
-                // entries in entity order (a page's bytes depend on its content alone)
-                int n = m.size();
-                String[] keys = new String[n];
-                long[] ents = new long[n];
-                int i = 0;
-                for (var en : m.object2LongEntrySet()) {
-                    keys[i] = en.getKey();
-                    ents[i++] = en.getLongValue();
-                }
-                it.unimi.dsi.fastutil.Arrays.quickSort(0, n, (a, b) -> Long.compare(ents[a], ents[b]), (a, b) -> {
-                    long t = ents[a];
-                    ents[a] = ents[b];
-                    ents[b] = t;
-                    String k = keys[a];
-                    keys[a] = keys[b];
-                    keys[b] = k;
-                });
-                w.i32(n);
-                for (int j = 0; j < n; j++) {
-                    w.str(keys[j]);
-                    w.i64(ents[j]);
-                }
-                return w.toBytes();
-            }
+            case Store.NAMES:
+                return nameIndex.serialize((int) key, w);
             default:
                 throw new IllegalArgumentException("map " + map);
         }

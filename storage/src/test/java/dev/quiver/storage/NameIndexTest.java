@@ -1,0 +1,89 @@
+package dev.quiver.storage;
+
+import dev.quiver.index.Ids;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/**
+ * The name index against a HashMap model: random puts (new keys and replacements), removes (whose
+ * backward shifts must keep every probe chain whole) and re-parentings, with many names per bucket
+ * so that probe chains are long; then a page round trip. Seed: {@code -Dtests.seed}.
+ */
+class NameIndexTest {
+    record Key(int parent, String name) {}
+
+    @Test
+    void randomOperationsAgreeWithAHashMap() {
+        long seed = Long.getLong("tests.seed", 7L);
+        Random rnd = new Random(seed);
+        int entities = 60_000;
+        String[] names = new String[entities];
+        for (int i = 1; i < entities; i++) {
+            names[i] = "n" + rnd.nextInt(5_000); // names repeat under different parents
+        }
+        NameIndex index = new NameIndex(i -> names[i]);
+        Map<Key, Long> model = new HashMap<>();
+        for (int step = 0; step < 300_000; step++) {
+            int i = 1 + rnd.nextInt(entities - 1);
+            int parent = rnd.nextInt(4);
+            Key k = new Key(parent, names[i]);
+            if (rnd.nextInt(3) == 0) {
+                index.remove(parent, names[i]);
+                model.remove(k);
+            } else {
+                long e = Ids.entity(i, rnd.nextInt(3));
+                index.put(parent, names[i], e);
+                model.put(k, e);
+            }
+            if (step % 1000 == 0) {
+                Key probe = new Key(rnd.nextInt(4), "n" + rnd.nextInt(5_000));
+                assertEquals(model.getOrDefault(probe, 0L), index.get(probe.parent(), probe.name()),
+                        "seed " + seed + " step " + step + " " + probe);
+            }
+        }
+        assertEquals(model.size(), index.size(), "seed " + seed);
+        for (var en : model.entrySet()) {
+            assertEquals(en.getValue(), index.get(en.getKey().parent(), en.getKey().name()), "seed " + seed + " " + en.getKey());
+        }
+        // every page round-trips into a fresh index with the same bytes
+        NameIndex copy = new NameIndex(i -> names[i]);
+        Bytes.Writer w = new Bytes.Writer(64);
+        for (int b = 0; b < NameIndex.BUCKETS; b++) {
+            byte[] page = index.serialize(b, w.reset());
+            if (page == null) {
+                assertEquals(true, index.isEmpty(b));
+                continue;
+            }
+            copy.load(page);
+        }
+        for (int b = 0; b < NameIndex.BUCKETS; b++) {
+            byte[] page = index.serialize(b, w.reset());
+            byte[] again = copy.serialize(b, new Bytes.Writer(64));
+            if (page == null) {
+                assertNull(again);
+            } else {
+                assertArrayEquals(page, again, "bucket " + b);
+            }
+        }
+        assertEquals(model.size(), copy.size());
+    }
+
+    @Test
+    void aPageNamingAnEntityByAnotherNameIsRefused() {
+        String[] names = {null, "a", "b"};
+        NameIndex index = new NameIndex(i -> names[i]);
+        int b = index.put(0, "a", Ids.entity(1, 0));
+        byte[] page = index.serialize(b, new Bytes.Writer(16));
+        names[1] = "c";
+        var e = org.junit.jupiter.api.Assertions.assertThrows(dev.quiver.index.StoreException.class,
+                () -> new NameIndex(i -> names[i]).load(page));
+        assertEquals(true, e.getMessage().contains("'a'"), e.getMessage());
+    }
+}
