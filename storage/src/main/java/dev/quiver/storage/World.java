@@ -50,8 +50,6 @@ public final class World implements AutoCloseable {
      * in row chunks of {@code 1 << CHUNK_SHIFT} rows (one page each) in the rows map.
      */
     static final int INLINE_ROWS = 64;
-    /** Component-index records are stored in this many pages, by a hash of the id. */
-    private static final int COMPONENT_PAGES = 4096;
     /** Reverse-index lists of 64 consecutive target indices share a page. */
     private static final int REVERSE_SHIFT = 6;
     private static final byte FREE_NEVER = 0, ALIVE = 1, DEAD = 2;
@@ -263,7 +261,6 @@ public final class World implements AutoCloseable {
             dropTables(empty);
         }
         markLayoutChanges();
-        componentPages = null; // the grouping is rebuilt from the index as it is now
         long[] groups = dirty[Store.TABLES].toLongArray();
         var entries = new ArrayList<Journal.Entry>();
         for (int m = 0; m < dirty.length; m++) {
@@ -283,7 +280,6 @@ public final class World implements AutoCloseable {
                 }
             }
         }
-        componentPages = null;
         store.commit(entries);
     }
 
@@ -299,12 +295,37 @@ public final class World implements AutoCloseable {
     /** The buffer pages are serialized into (toBytes copies each page out). */
     private final Bytes.Writer pageWriter = new Bytes.Writer(1 << 16);
 
-    /** Component-index ids grouped by page; built on demand while serializing, then dropped. */
-    private Long2ObjectOpenHashMap<LongArrayList> componentPages;
+    /** The component-index keys of each component page (kept in step with {@link #componentIndex}). */
+    private Long2ObjectOpenHashMap<LongOpenHashSet> componentPageKeys = new Long2ObjectOpenHashMap<>();
 
-    private static long componentPage(long id) {
-        long h = id * 0x9E3779B97F4A7C15L;
-        return (h >>> 40) & (COMPONENT_PAGES - 1);
+    /**
+     * The page of a component-index record. Records are grouped by the entity they name, 64
+     * consecutive entity indices a page and one page family per kind of key (plain id,
+     * {@code (R, T)} by T, {@code (R, *)} by R, {@code (*, T)} by T), so that the tables a
+     * transaction adds for new entities touch pages of those entities, not every page.
+     */
+    private static long componentPage(long key) {
+        if (!Ids.isPair(key)) {
+            return Ids.index(key) >>> REVERSE_SHIFT;
+        }
+        int f = Ids.first(key), s = Ids.second(key);
+        if (s == Ids.WILDCARD_INDEX) {
+            return (2L << 40) | (f >>> REVERSE_SHIFT);
+        }
+        return (f == Ids.WILDCARD_INDEX ? 3L << 40 : 1L << 40) | (s >>> REVERSE_SHIFT);
+    }
+
+    /** A new component-index record: file its key under its page. */
+    private void recordAdded(long key) {
+        componentPageKeys.computeIfAbsent(componentPage(key), x -> new LongOpenHashSet()).add(key);
+    }
+
+    private void recordRemoved(long key) {
+        long page = componentPage(key);
+        LongOpenHashSet keys = componentPageKeys.get(page);
+        if (keys != null && keys.remove(key) && keys.isEmpty()) {
+            componentPageKeys.remove(page);
+        }
     }
 
     private void markDirty(int map, long key) {
@@ -561,11 +582,18 @@ public final class World implements AutoCloseable {
     }
 
     private void putName(int parentIndex, String name, long e) {
-        markDirty(Store.NAMES, nameIndex.put(parentIndex, name, e));
+        long replaced = nameIndex.put(parentIndex, name, e);
+        markDirty(Store.NAMES, Ids.index(e) >>> PAGE_SHIFT);
+        if (replaced != 0) {
+            markDirty(Store.NAMES, Ids.index(replaced) >>> PAGE_SHIFT);
+        }
     }
 
     private void removeName(int parentIndex, String name) {
-        markDirty(Store.NAMES, nameIndex.remove(parentIndex, name));
+        long removed = nameIndex.remove(parentIndex, name);
+        if (removed != 0) {
+            markDirty(Store.NAMES, Ids.index(removed) >>> PAGE_SHIFT);
+        }
     }
 
     // ------------------------------------------------------------------ ids
@@ -1143,7 +1171,13 @@ public final class World implements AutoCloseable {
 
     private void registerTable(Table t) {
         for (long k : indexKeys(t.type())) {
-            componentIndex.computeIfAbsent(k, x -> new ArrayList<>()).add(t);
+            ArrayList<Table> l = componentIndex.get(k);
+            if (l == null) {
+                l = new ArrayList<>();
+                componentIndex.put(k, l);
+                recordAdded(k);
+            }
+            l.add(t);
             markDirty(Store.COMPONENTS, componentPage(k));
         }
     }
@@ -1529,6 +1563,7 @@ public final class World implements AutoCloseable {
                 l.removeIf(t -> dropped.contains(t.id()));
                 if (l.isEmpty()) {
                     componentIndex.remove(k);
+                    recordRemoved(k);
                 }
                 markDirty(Store.COMPONENTS, componentPage(k));
             }
@@ -1699,10 +1734,21 @@ public final class World implements AutoCloseable {
                         + ", the tables say " + en.getValue());
             }
         }
+        long filed = 0;
+        for (LongOpenHashSet keys : componentPageKeys.values()) {
+            filed += keys.size();
+        }
         for (long k : componentIndex.keySet()) {
             if (!expect.containsKey(k)) {
                 v.add("component index has a record for " + idToString(k) + " that no table holds");
             }
+            LongOpenHashSet keys = componentPageKeys.get(componentPage(k));
+            if (keys == null || !keys.contains(k)) {
+                v.add("component index record " + idToString(k) + " is filed under no page");
+            }
+        }
+        if (filed != componentIndex.size()) {
+            v.add("component pages file " + filed + " records, the index has " + componentIndex.size());
         }
         // reverse index
         var rev = new Int2ObjectOpenHashMap<LongOpenHashSet>();
@@ -1761,7 +1807,6 @@ public final class World implements AutoCloseable {
     }
 
     private void checkPersisted(List<String> v) {
-        componentPages = null;
         for (int m = 0; m < Store.MAP_NAMES.length; m++) {
             final int map = m;
             var keys = new LongOpenHashSet();
@@ -1807,7 +1852,7 @@ public final class World implements AutoCloseable {
                 break;
             case Store.COMPONENTS: {
                 var pages = new LongOpenHashSet();
-                for (long k : componentIndex.keySet()) pages.add(componentPage(k));
+                pages.addAll(componentPageKeys.keySet());
                 out.addAll(pages);
                 break;
             }
@@ -1818,7 +1863,11 @@ public final class World implements AutoCloseable {
                 break;
             }
             case Store.NAMES:
-                for (int b = 0; b < NameIndex.BUCKETS; b++) if (!nameIndex.isEmpty(b)) out.add(b);
+            {
+                var pages = new LongOpenHashSet();
+                nameIndex.forEach((parent, e) -> pages.add(Ids.index(e) >>> PAGE_SHIFT));
+                out.addAll(pages);
+            }
                 break;
             default:
                 break;
@@ -1831,7 +1880,6 @@ public final class World implements AutoCloseable {
     /** Streams every persistent page of the committed state (not inside a transaction). */
     public void forEachPage(PageVisitor visitor) {
         ensureOpen();
-        componentPages = null;
         if (txDepth > 0) {
             throw new IllegalStateException("forEachPage inside a transaction");
         }
@@ -1921,6 +1969,7 @@ public final class World implements AutoCloseable {
         tableByType = new HashMap<>();
         freeTableIds = new IntArrayList();
         componentIndex = new Long2ObjectOpenHashMap<>();
+        componentPageKeys = new Long2ObjectOpenHashMap<>();
         reverse = new Int2ObjectOpenHashMap<>();
         nameIndex = new NameIndex(i -> names[i]);
         schemas = new Int2ObjectOpenHashMap<>();
@@ -1990,6 +2039,7 @@ public final class World implements AutoCloseable {
                     l.add(t);
                 }
                 componentIndex.put(id, l);
+                recordAdded(id);
             }
         });
         maps[Store.REVERSE].forEach((k, b) -> {
@@ -2005,7 +2055,7 @@ public final class World implements AutoCloseable {
                 reverse.put(target, l);
             }
         });
-        maps[Store.NAMES].forEach((k, b) -> nameIndex.load(b));
+        maps[Store.NAMES].forEach((k, b) -> loadNamePage(b));
     }
 
     /** The schema a column of {@code id} holds, without trait checks (for loading). */
@@ -2048,6 +2098,23 @@ public final class World implements AutoCloseable {
                 names[idx] = name.isEmpty() ? null : name;
                 rowOf[idx] = -1;
             }
+        }
+    }
+
+    /** Reads one name-index page: (name, parent index, entity) entries of one entity index range. */
+    private void loadNamePage(byte[] b) {
+        Bytes.Reader r = new Bytes.Reader(b);
+        int n = r.i32();
+        for (int i = 0; i < n; i++) {
+            String name = r.str();
+            int parent = r.i32();
+            long e = r.i64();
+            int idx = Ids.index(e);
+            if (idx <= 0 || idx >= nextIndex || !name.equals(names[idx])) {
+                throw new dev.quiver.index.StoreException("name index maps '" + name + "' to entity #" + idx
+                        + (idx > 0 && idx < nextIndex ? " named '" + names[idx] + "'" : " (out of range)"));
+            }
+            nameIndex.put(parent, name, e);
         }
     }
 
@@ -2209,13 +2276,7 @@ public final class World implements AutoCloseable {
                 return w.toBytes();
             }
             case Store.COMPONENTS: {
-                if (componentPages == null) {
-                    componentPages = new Long2ObjectOpenHashMap<>();
-                    for (long id : componentIndex.keySet()) {
-                        componentPages.computeIfAbsent(componentPage(id), x -> new LongArrayList()).add(id);
-                    }
-                }
-                LongArrayList ids = componentPages.get(key);
+                LongOpenHashSet ids = componentPageKeys.get(key);
                 if (ids == null || ids.isEmpty()) {
                     return null;
                 }
@@ -2257,8 +2318,30 @@ public final class World implements AutoCloseable {
                 }
                 return w.toBytes();
             }
-            case Store.NAMES:
-                return nameIndex.serialize((int) key, w);
+            case Store.NAMES: {
+                // the index entries of the entities of one entity page, in entity order
+                int base = (int) key << PAGE_SHIFT, end = Math.min(nextIndex, base + PAGE_SIZE);
+                int n = 0;
+                w.i32(0);
+                for (int idx = base; idx < end; idx++) {
+                    if (state[idx] == ALIVE && names[idx] != null) {
+                        int parent = parentIndex(idx);
+                        long e = Ids.entity(idx, gens[idx]);
+                        if (nameIndex.get(parent, names[idx]) == e) {
+                            w.str(names[idx]);
+                            w.i32(parent);
+                            w.i64(e);
+                            n++;
+                        }
+                    }
+                }
+                if (n == 0) {
+                    return null;
+                }
+                byte[] b = w.toBytes();
+                java.nio.ByteBuffer.wrap(b).putInt(0, n);
+                return b;
+            }
             default:
                 throw new IllegalArgumentException("map " + map);
         }
