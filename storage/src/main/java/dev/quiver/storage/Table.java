@@ -15,6 +15,9 @@ public final class Table {
     private final long[] columnIds;
     private long[] entities;
     private int count;
+    /** The type holds Prefab / Disabled (queries leave such tables out unless they ask for them). */
+    private final boolean prefab;
+    private final boolean disabled;
     /**
      * True when the committed pages keep this table's rows in chunk pages rather than inline in
      * its group page (more than {@code World.INLINE_ROWS} rows at the last commit).
@@ -31,6 +34,18 @@ public final class Table {
             columns[i] = new Column(columnIds[i], schemas[i], cap);
         }
         entities = new long[cap];
+        prefab = Arrays.binarySearch(type, Builtin.PREFAB) >= 0;
+        disabled = Arrays.binarySearch(type, Builtin.DISABLED) >= 0;
+    }
+
+    /** True when the type holds the Prefab tag (Flecs v4: prefab entities are left out of queries by default). */
+    public boolean isPrefab() {
+        return prefab;
+    }
+
+    /** True when the type holds the Disabled tag (Flecs v4: disabled entities are left out of queries by default). */
+    public boolean isDisabled() {
+        return disabled;
     }
 
     /** Table id, stable across reopen. Table 0 is the root table (empty type). */

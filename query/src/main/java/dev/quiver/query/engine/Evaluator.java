@@ -549,8 +549,7 @@ public final class Evaluator {
             return skipResult;
         }
         skipTable = tb;
-        skipResult = (!plan.matchPrefab() && tb.hasId(Builtin.PREFAB))
-            || (!plan.matchDisabled() && tb.hasId(Builtin.DISABLED));
+        skipResult = (tb.isPrefab() && !plan.matchPrefab()) || (tb.isDisabled() && !plan.matchDisabled());
         return skipResult;
     }
 }
