@@ -33,6 +33,12 @@ class BadInputTest {
     }
 
     @Test
+    void negativeWarmup() {
+        BenchRunner.run("graph", "../examples/wordnet/wordnet_noun_lexnames.tsv.gz", "--warmup", "-1")
+                .fails(2, "--warmup must be at least 0");
+    }
+
+    @Test
     void nonEmptyDirOrBadJsonTarget() throws IOException {
         Files.writeString(tmp.resolve("precious.txt"), "keep me");
         BenchRunner.run("rg1", "--depth", "1", "--dir", tmp.toString()).fails(2, "is not empty");
