@@ -135,22 +135,20 @@ public final class Query {
 
     private QueryRow row(Bindings b) {
         int[] slots = plan.variableSlots();
-        long[] vars = new long[slots.length];
-        for (int i = 0; i < slots.length; i++) {
-            vars[i] = b.value(slots[i]);
+        int nv = slots.length, n = plan.fieldCount();
+        long[] data = new long[QueryRow.dataLength(nv, n)];
+        for (int i = 0; i < nv; i++) {
+            data[i] = b.value(slots[i]);
         }
-        int n = plan.fieldCount();
-        long[] ids = new long[n];
-        long[] srcs = new long[n];
-        boolean[] set = new boolean[n];
         for (int f = 0; f < n; f++) {
-            set[f] = b.fieldSet(f);
-            ids[f] = b.fieldId(f);
-            srcs[f] = b.fieldSource(f);
+            data[nv + f] = b.fieldId(f);
+            data[nv + n + f] = b.fieldSource(f);
+            if (b.fieldSet(f)) {
+                data[nv + 2 * n + (f >>> 6)] |= 1L << f;
+            }
         }
         long thisEntity = plan.hasThis() ? b.value(0) : 0;
-        return new QueryRow(plan.variableNames(), thisEntity, plan.hasThis() ? b.table(0) : null,
-            b.row(0), vars, ids, srcs, set);
+        return new QueryRow(plan.variableNames(), thisEntity, plan.hasThis() ? b.table(0) : null, b.row(0), n, data);
     }
 
     @Override

@@ -19,21 +19,30 @@ public final class QueryRow {
     private final long thisEntity;
     private final Table thisTable;
     private final int thisRow;
-    private final long[] vars;
-    private final long[] fieldIds;
-    private final long[] fieldSources;
-    private final boolean[] fieldSet;
+    private final int fields;
+    /**
+     * One array per row (rows are made by the million): the variable values, then each field's
+     * id, then each field's source, then the set flags as a bitset of {@code (fields + 63) / 64}
+     * words.
+     */
+    private final long[] data;
 
-    QueryRow(List<String> names, long thisEntity, Table thisTable, int thisRow, long[] vars, long[] fieldIds,
-             long[] fieldSources, boolean[] fieldSet) {
+    QueryRow(List<String> names, long thisEntity, Table thisTable, int thisRow, int fields, long[] data) {
         this.names = names;
         this.thisEntity = thisEntity;
         this.thisTable = thisTable;
         this.thisRow = thisRow;
-        this.vars = vars;
-        this.fieldIds = fieldIds;
-        this.fieldSources = fieldSources;
-        this.fieldSet = fieldSet;
+        this.fields = fields;
+        this.data = data;
+    }
+
+    /** Length of the data array of a row with these counts. */
+    static int dataLength(int variables, int fields) {
+        return variables + 2 * fields + (fields + 63) / 64;
+    }
+
+    private int vars() {
+        return names.size();
     }
 
     /** The {@code $this} entity; 0 when the query has no {@code $this} ({@link Query#hasThis()}). */
@@ -71,17 +80,17 @@ public final class QueryRow {
         if (i < 0) {
             throw new IllegalArgumentException("query has no variable '$" + n + "'");
         }
-        return vars[i];
+        return data[i];
     }
 
     /** Values of the named variables, in {@link Query#variableNames()} order (0 = unbound). */
     public long[] variables() {
-        return vars.clone();
+        return Arrays.copyOf(data, vars());
     }
 
     /** Number of fields. */
     public int fieldCount() {
-        return fieldIds.length;
+        return fields;
     }
 
     /**
@@ -90,17 +99,20 @@ public final class QueryRow {
      * (R, target); {@code _} positions report {@code *}. 0 when the field is not set.
      */
     public long fieldId(int i) {
-        return fieldSet[i] ? fieldIds[i] : 0;
+        return fieldSet(i) ? data[vars() + i] : 0;
     }
 
     /** The entity field {@code i} matched on (its source); 0 when not set; {@code *} for a {@code _} source. */
     public long fieldSource(int i) {
-        return fieldSet[i] ? fieldSources[i] : 0;
+        return fieldSet(i) ? data[vars() + fields + i] : 0;
     }
 
     /** True when field {@code i} is set. */
     public boolean fieldSet(int i) {
-        return fieldSet[i];
+        if (i < 0 || i >= fields) {
+            throw new IndexOutOfBoundsException("field " + i + " of " + fields);
+        }
+        return (data[vars() + 2 * fields + (i >>> 6)] & (1L << i)) != 0;
     }
 
     @Override
@@ -109,18 +121,17 @@ public final class QueryRow {
             return false;
         }
         QueryRow r = (QueryRow) o;
-        return thisEntity == r.thisEntity && Arrays.equals(vars, r.vars) && Arrays.equals(fieldIds, r.fieldIds)
-            && Arrays.equals(fieldSources, r.fieldSources) && Arrays.equals(fieldSet, r.fieldSet);
+        return thisEntity == r.thisEntity && fields == r.fields && Arrays.equals(data, r.data);
     }
 
     @Override
     public int hashCode() {
-        return Long.hashCode(thisEntity) * 31 + Arrays.hashCode(vars) * 17 + Arrays.hashCode(fieldIds);
+        return Long.hashCode(thisEntity) * 31 + Arrays.hashCode(data);
     }
 
     @Override
     public String toString() {
-        return "QueryRow[this=" + thisEntity + ", vars=" + Arrays.toString(vars) + ", fields="
-            + Arrays.toString(fieldIds) + "]";
+        return "QueryRow[this=" + thisEntity + ", vars=" + Arrays.toString(variables()) + ", fields="
+            + Arrays.toString(Arrays.copyOfRange(data, vars(), vars() + fields)) + "]";
     }
 }

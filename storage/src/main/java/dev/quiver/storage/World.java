@@ -73,7 +73,7 @@ public final class World implements AutoCloseable {
     /** Ids of dropped tables, reused by new tables so that the table list stays dense. */
     private IntArrayList freeTableIds = new IntArrayList();
     private Long2ObjectOpenHashMap<ArrayList<Table>> componentIndex = new Long2ObjectOpenHashMap<>();
-    private Int2ObjectOpenHashMap<LongArrayList> reverse = new Int2ObjectOpenHashMap<>();
+    private ReverseIndex reverse = new ReverseIndex();
     private NameIndex nameIndex = new NameIndex(i -> names[i]);
     private Int2ObjectOpenHashMap<Schema> schemas = new Int2ObjectOpenHashMap<>();
 
@@ -1058,7 +1058,7 @@ public final class World implements AutoCloseable {
             return;
         }
         int tgt = Ids.second(id);
-        reverse.computeIfAbsent(tgt, k -> new LongArrayList()).add(((long) Ids.first(id) << 32) | idx);
+        reverse.add(tgt, ((long) Ids.first(id) << 32) | idx);
         markDirty(Store.REVERSE, tgt >>> REVERSE_SHIFT);
     }
 
@@ -1067,18 +1067,7 @@ public final class World implements AutoCloseable {
             return;
         }
         int tgt = Ids.second(id);
-        LongArrayList l = reverse.get(tgt);
-        long entry = ((long) Ids.first(id) << 32) | idx;
-        if (l != null) {
-            int p = l.lastIndexOf(entry);
-            if (p >= 0) {
-                l.set(p, l.getLong(l.size() - 1));
-                l.removeLong(l.size() - 1);
-            }
-            if (l.isEmpty()) {
-                reverse.remove(tgt);
-            }
-        }
+        reverse.remove(tgt, ((long) Ids.first(id) << 32) | idx);
         markDirty(Store.REVERSE, tgt >>> REVERSE_SHIFT);
     }
 
@@ -1494,7 +1483,7 @@ public final class World implements AutoCloseable {
             if (schemas.remove(x) != null) {
                 markDirty(Store.SCHEMAS, x);
             }
-            if (reverse.remove(x) != null) {
+            if (reverse.removeAll(x)) {
                 markDirty(Store.REVERSE, x >>> REVERSE_SHIFT);
             }
             free.add(x);
@@ -1772,7 +1761,7 @@ public final class World implements AutoCloseable {
                         + (have == null ? 0 : have.size()) + " entries, the tables say " + en.getValue().size());
             }
         }
-        for (int k : reverse.keySet()) {
+        for (int k : reverse.targets()) {
             if (!rev.containsKey(k)) {
                 v.add("reverse index has entries for " + elementName(k) + " that no table holds");
             }
@@ -1858,7 +1847,7 @@ public final class World implements AutoCloseable {
             }
             case Store.REVERSE: {
                 var pages = new LongOpenHashSet();
-                for (int k : reverse.keySet()) pages.add(k >>> REVERSE_SHIFT);
+                for (int k : reverse.targets()) pages.add(k >>> REVERSE_SHIFT);
                 out.addAll(pages);
                 break;
             }
@@ -1970,7 +1959,7 @@ public final class World implements AutoCloseable {
         freeTableIds = new IntArrayList();
         componentIndex = new Long2ObjectOpenHashMap<>();
         componentPageKeys = new Long2ObjectOpenHashMap<>();
-        reverse = new Int2ObjectOpenHashMap<>();
+        reverse = new ReverseIndex();
         nameIndex = new NameIndex(i -> names[i]);
         schemas = new Int2ObjectOpenHashMap<>();
     }
@@ -2297,7 +2286,7 @@ public final class World implements AutoCloseable {
                 int base = (int) key << REVERSE_SHIFT;
                 int n = 0;
                 for (int i = 0; i < (1 << REVERSE_SHIFT); i++) {
-                    if (reverse.containsKey(base + i)) {
+                    if (reverse.contains(base + i)) {
                         n++;
                     }
                 }

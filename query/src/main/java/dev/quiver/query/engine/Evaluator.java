@@ -70,12 +70,16 @@ public final class Evaluator {
     long mult = 1;
     private Table skipTable;
     private boolean skipResult;
+    /** False when no table can be left out (no Prefab or Disabled tables, or the query asks for them). */
+    private final boolean skippable;
 
     /** Prepares a run of {@code plan} over {@code world}. */
     public Evaluator(World world, Plan plan) {
         this.world = world;
         this.plan = plan;
         this.b = new Bindings(plan.slotCount(), Math.max(plan.fieldCount(), 1));
+        this.skippable = (!plan.matchPrefab() && !world.tables(Builtin.PREFAB).isEmpty())
+            || (!plan.matchDisabled() && !world.tables(Builtin.DISABLED).isEmpty());
         int n = plan.stepCount();
         next = new Cont[n];
         flag = new boolean[n];
@@ -545,6 +549,9 @@ public final class Evaluator {
     }
 
     boolean skip(Table tb) {
+        if (!skippable) {
+            return false;
+        }
         if (tb == skipTable) {
             return skipResult;
         }
