@@ -1626,6 +1626,27 @@ public final class World implements AutoCloseable {
         }
     }
 
+    /**
+     * The reverse index by entity index, for graph walks: calls {@code action} with the entity
+     * index of every entity that directly owns {@code (relationship, target)}, where
+     * {@code target} is an entity index ({@link Ids#index}) and {@code relationship} an entity id.
+     * Indices of entities that are not alive never appear.
+     */
+    public void forEachSourceIndex(long relationship, int targetIndex, java.util.function.IntConsumer action) {
+        LongArrayList l = reverse.get(targetIndex);
+        if (l == null) {
+            return;
+        }
+        int rel = Ids.index(relationship);
+        long[] a = l.elements();
+        for (int i = 0, n = l.size(); i < n; i++) {
+            long en = a[i];
+            if ((int) (en >>> 32) == rel) {
+                action.accept((int) en);
+            }
+        }
+    }
+
     /** Number of pairs {@code (*, target)} pointing at the target. */
     public int sourceCount(long target) {
         LongArrayList l = reverse.get(Ids.index(target));

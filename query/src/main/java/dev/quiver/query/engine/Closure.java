@@ -8,7 +8,6 @@ import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 
 import java.util.Arrays;
-import java.util.function.LongConsumer;
 
 /**
  * Transitive closures of one relationship R during one query evaluation (Flecs v4 Transitive
@@ -50,7 +49,7 @@ final class Closure {
     private final IntArrayList queue = new IntArrayList();
     private final IntArrayList result = new IntArrayList();
     private final IntArrayList union = new IntArrayList();
-    private final LongConsumer downVisitor;
+    private final java.util.function.IntConsumer downVisitor;
 
     // last table closure, rows of one table arrive together
     private Table lastTable;
@@ -60,10 +59,8 @@ final class Closure {
         this.world = world;
         this.relationship = relationship;
         this.rel = Ids.index(relationship);
-        this.downVisitor = src -> {
-            int s = Ids.index(src);
+        this.downVisitor = s -> {
             if (markBfs(s)) {
-                result.add(s);
                 queue.add(s);
             }
         };
@@ -178,16 +175,14 @@ final class Closure {
             return m;
         }
         newBfs();
-        result.clear();
         queue.clear();
         queue.add(t);
         for (int qi = 0; qi < queue.size(); qi++) {
-            long y = world.entityOfIndex(queue.getInt(qi));
-            if (y != 0) {
-                world.forEachSource(relationship, y, downVisitor);
-            }
+            world.forEachSourceIndex(relationship, queue.getInt(qi), downVisitor);
         }
-        int[] out = result.toIntArray();
+        // every entity reached, in walk order (the queue after t; t is unmarked at the start, so
+        // it comes again only when a cycle leads back to it)
+        int[] out = Arrays.copyOfRange(queue.elements(), 1, queue.size());
         memo(downMemo, t, out);
         return out;
     }
