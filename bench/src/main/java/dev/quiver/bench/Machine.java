@@ -1,15 +1,13 @@
 package dev.quiver.bench;
 
+import dev.quiver.snapshots.Snapshots;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Locale;
 import java.util.StringJoiner;
@@ -93,31 +91,9 @@ public final class Machine {
         }
     }
 
-    /** Deletes a directory tree (or a file); a missing path is no error. */
+    /** Deletes a directory tree (or a file); a missing path is no error, nor is a file that cannot go. */
     public static void deleteTree(Path path) {
-        if (!Files.exists(path)) {
-            return;
-        }
-        try {
-            Files.walkFileTree(path, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(f);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                    if (e != null && !(e instanceof NoSuchFileException)) {
-                        throw e;
-                    }
-                    Files.deleteIfExists(d);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete " + path + ": " + e.getMessage(), e);
-        }
+        Snapshots.undoCreate(path, path);
     }
 
     /** The JVM: vendor, version, maximum heap, collectors and the options it was started with. */
