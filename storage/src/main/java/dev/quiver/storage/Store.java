@@ -194,6 +194,25 @@ final class Store implements AutoCloseable {
         for (List<Journal.Entry> rec : journal.readAll()) {
             apply(rec);
         }
+        checkpoint();
+    }
+
+    /**
+     * Forces every map file to disk, then empties the journal. The map files are memory-mapped:
+     * what a commit applied to them survives the process at once, but reaches the disk only when
+     * the kernel writes it back, so the journal records are kept until this fsync (on Linux,
+     * fsync of the file writes back the pages dirtied through its mappings), which makes committed
+     * transactions survive a power loss too.
+     */
+    private void checkpoint() {
+        for (String name : MAP_NAMES) {
+            Path f = dir.resolve(name + ".cm");
+            try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
+                ch.force(true);
+            } catch (IOException e) {
+                throw new StoreException("cannot force " + f + " to disk: " + e.getMessage(), e);
+            }
+        }
         journal.truncate();
     }
 
@@ -204,9 +223,9 @@ final class Store implements AutoCloseable {
     }
 
     /**
-     * Commits one transaction: journal record forced to disk first, then the map files. The
-     * journal is emptied when it grows past 64 MiB (the map files are memory-mapped, so what was
-     * applied survives the process).
+     * Commits one transaction: journal record forced to disk first, then the map files. When the
+     * journal grows past 64 MiB the map files are forced to disk and the journal is emptied
+     * ({@link #checkpoint()}).
      */
     void commit(List<Journal.Entry> entries) {
         if (entries.isEmpty()) {
@@ -222,7 +241,7 @@ final class Store implements AutoCloseable {
         }
         apply(entries);
         if (journal.size() > (64L << 20)) {
-            journal.truncate();
+            checkpoint();
         }
     }
 
@@ -254,7 +273,11 @@ final class Store implements AutoCloseable {
         }
         if (journal != null) {
             if (clean && !readOnly) {
-                journal.truncate();
+                try {
+                    checkpoint();
+                } catch (StoreException e) {
+                    clean = false; // the journal stays; the next open replays it
+                }
             }
             journal.close();
         }
