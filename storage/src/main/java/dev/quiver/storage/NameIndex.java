@@ -8,18 +8,18 @@ import java.util.function.IntFunction;
  * The in-memory name index: (parent entity index, name) to entity id (Flecs v4 entity names and
  * paths: a name is unique among the children of one parent).
  *
- * <p>One open-addressing table (linear probing, at most 3/4 full, backward-shift deletion) whose
- * slots hold the entity id and its parent index. The key's name is not stored but read from the
- * entity (the {@code names} lookup given to the constructor), so the index costs 12 bytes per
- * slot and no objects. The world persists it in pages by entity index range (see
- * {@code World}), so that adding entities rewrites only the pages of the new entities. Not
- * thread-safe.
+ * <p>One open-addressing table (linear probing, at most half full, backward-shift deletion). A slot
+ * is two adjacent longs, so that a probe touches one cache line: the entity id, and the parent
+ * index with the key's hash. The key's name is not stored but read from the entity (the
+ * {@code names} lookup given to the constructor) only when hash and parent already match, so a
+ * probe rarely touches a string; the index costs 16 bytes per slot and no objects. The world
+ * persists it in pages by entity index range (see {@code World}), so that adding entities
+ * rewrites only the pages of the new entities. Not thread-safe.
  */
 final class NameIndex {
     private final IntFunction<String> names;
-    /** Entity ids, 0 for an empty slot; the length is a power of two. */
-    private long[] entities = new long[1024];
-    private int[] parents = new int[1024];
+    /** Slot i is {@code slots[2i]} (entity id, 0 when empty) and {@code slots[2i+1]} (parent << 32 | hash). */
+    private long[] slots = new long[2 * 1024];
     private int size;
 
     /** @param names the name of an entity index (the key's name, never stored here) */
@@ -27,25 +27,36 @@ final class NameIndex {
         this.names = names;
     }
 
+    /** The key's hash: MurmurHash3's 32-bit finalizer over the name's hash and the parent, so every bit mixes. */
     private static int hash(int parent, String name) {
-        int h = (name.hashCode() * 31 + parent) * 0x9E3779B9;
+        int h = name.hashCode() * 31 + parent;
+        h ^= h >>> 16;
+        h *= 0x85EBCA6B;
+        h ^= h >>> 13;
+        h *= 0xC2B2AE35;
         return h ^ (h >>> 16);
     }
 
-    private boolean matches(int slot, int parent, String name) {
-        return parents[slot] == parent && name.equals(names.apply(Ids.index(entities[slot])));
+    private static long meta(int parent, int h) {
+        return ((long) parent << 32) | (h & 0xFFFF_FFFFL);
+    }
+
+    /** Index (into {@link #slots}) of the key's slot, or of the empty slot where it would go. */
+    private int find(int parent, String name, int h) {
+        long[] s = slots;
+        int mask = (s.length >>> 1) - 1;
+        long meta = meta(parent, h);
+        for (int i = h & mask; ; i = (i + 1) & mask) {
+            long e = s[2 * i];
+            if (e == 0 || (s[2 * i + 1] == meta && name.equals(names.apply(Ids.index(e))))) {
+                return 2 * i;
+            }
+        }
     }
 
     /** The entity id named {@code name} under {@code parent}, or 0. */
     long get(int parent, String name) {
-        long[] es = entities;
-        int mask = es.length - 1;
-        for (int i = hash(parent, name) & mask; es[i] != 0; i = (i + 1) & mask) {
-            if (matches(i, parent, name)) {
-                return es[i];
-            }
-        }
-        return 0;
+        return slots[find(parent, name, hash(parent, name))];
     }
 
     /**
@@ -54,23 +65,18 @@ final class NameIndex {
      * @return the entity the key mapped to before (now replaced), or 0
      */
     long put(int parent, String name, long entity) {
-        if ((size + 1) * 4L > entities.length * 3L) {
-            resize(entities.length * 2);
+        if ((size + 1) * 4L > slots.length) { // at most half the slots (2 longs each) in use
+            resize(slots.length * 2);
         }
-        long[] es = entities;
-        int mask = es.length - 1;
-        int i = hash(parent, name) & mask;
-        for (; es[i] != 0; i = (i + 1) & mask) {
-            if (matches(i, parent, name)) {
-                long old = es[i];
-                es[i] = entity;
-                return old;
-            }
+        int h = hash(parent, name);
+        int k = find(parent, name, h);
+        long old = slots[k];
+        slots[k] = entity;
+        if (old == 0) {
+            slots[k + 1] = meta(parent, h);
+            size++;
         }
-        es[i] = entity;
-        parents[i] = parent;
-        size++;
-        return 0;
+        return old;
     }
 
     /**
@@ -79,51 +85,44 @@ final class NameIndex {
      * @return the entity it mapped to, or 0 when it was absent
      */
     long remove(int parent, String name) {
-        long[] es = entities;
-        int[] ps = parents;
-        int mask = es.length - 1;
-        int i = hash(parent, name) & mask;
-        while (es[i] != 0 && !matches(i, parent, name)) {
-            i = (i + 1) & mask;
-        }
-        long removed = es[i];
+        long[] s = slots;
+        int k = find(parent, name, hash(parent, name));
+        long removed = s[k];
         if (removed == 0) {
             return 0;
         }
         // backward-shift deletion keeps every probe chain unbroken without tombstones
-        int gap = i;
-        for (int j = (gap + 1) & mask; es[j] != 0; j = (j + 1) & mask) {
-            int home = hash(ps[j], names.apply(Ids.index(es[j]))) & mask;
+        int mask = (s.length >>> 1) - 1;
+        int gap = k >>> 1;
+        for (int j = (gap + 1) & mask; s[2 * j] != 0; j = (j + 1) & mask) {
+            int home = (int) s[2 * j + 1] & mask;
             if (((j - home) & mask) >= ((j - gap) & mask)) {
-                es[gap] = es[j];
-                ps[gap] = ps[j];
+                s[2 * gap] = s[2 * j];
+                s[2 * gap + 1] = s[2 * j + 1];
                 gap = j;
             }
         }
-        es[gap] = 0;
-        ps[gap] = 0;
+        s[2 * gap] = 0;
+        s[2 * gap + 1] = 0;
         size--;
         return removed;
     }
 
-    private void resize(int capacity) {
-        long[] oldE = entities;
-        int[] oldP = parents;
-        long[] es = new long[capacity];
-        int[] ps = new int[capacity];
-        int mask = capacity - 1;
-        for (int k = 0; k < oldE.length; k++) {
-            if (oldE[k] != 0) {
-                int i = hash(oldP[k], names.apply(Ids.index(oldE[k]))) & mask;
-                while (es[i] != 0) {
+    private void resize(int length) {
+        long[] old = slots;
+        long[] s = new long[length];
+        int mask = (length >>> 1) - 1;
+        for (int k = 0; k < old.length; k += 2) {
+            if (old[k] != 0) {
+                int i = (int) old[k + 1] & mask;
+                while (s[2 * i] != 0) {
                     i = (i + 1) & mask;
                 }
-                es[i] = oldE[k];
-                ps[i] = oldP[k];
+                s[2 * i] = old[k];
+                s[2 * i + 1] = old[k + 1];
             }
         }
-        entities = es;
-        parents = ps;
+        slots = s;
     }
 
     /** Number of names. */
@@ -133,10 +132,10 @@ final class NameIndex {
 
     /** Every entry: (parent index, entity id), in no particular order. */
     void forEach(EntryVisitor visitor) {
-        long[] es = entities;
-        for (int i = 0; i < es.length; i++) {
-            if (es[i] != 0) {
-                visitor.visit(parents[i], es[i]);
+        long[] s = slots;
+        for (int k = 0; k < s.length; k += 2) {
+            if (s[k] != 0) {
+                visitor.visit((int) (s[k + 1] >>> 32), s[k]);
             }
         }
     }

@@ -352,6 +352,13 @@ public final class World implements AutoCloseable {
         if (found != 0) {
             return found;
         }
+        if (parts.length == 1) {
+            // a root name just looked up and absent: create it without looking it up again
+            return transactionResult(w -> {
+                checkName(parts[0]);
+                return newEntity(parts[0], 0);
+            });
+        }
         return transactionResult(w -> {
             long parent = 0;
             for (String part : parts) {
