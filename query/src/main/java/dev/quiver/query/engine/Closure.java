@@ -41,11 +41,9 @@ final class Closure {
     private final Int2IntOpenHashMap testCounts = new Int2IntOpenHashMap();
     private long memoSize;
 
-    // visited marks: a stamp per entity index, one array per kind of walk so walks can nest
-    private int[] bfsMark = new int[1024];
-    private int bfsStamp;
-    private int[] unionMark = new int[1024];
-    private int unionStamp;
+    // visited marks, kept per thread across evaluations; one kind of walk may enclose the other
+    private final VisitMarks bfsMarks = VisitMarks.BFS.get();
+    private final VisitMarks unionMarks = VisitMarks.UNION.get();
     private final IntArrayList queue = new IntArrayList();
     private final IntArrayList result = new IntArrayList();
     private final IntArrayList union = new IntArrayList();
@@ -270,38 +268,18 @@ final class Closure {
     }
 
     private void newBfs() {
-        if (++bfsStamp == Integer.MAX_VALUE) {
-            Arrays.fill(bfsMark, 0);
-            bfsStamp = 1;
-        }
+        bfsMarks.newWalk();
     }
 
     private void newUnion() {
-        if (++unionStamp == Integer.MAX_VALUE) {
-            Arrays.fill(unionMark, 0);
-            unionStamp = 1;
-        }
+        unionMarks.newWalk();
     }
 
     private boolean markBfs(int i) {
-        if (i >= bfsMark.length) {
-            bfsMark = Arrays.copyOf(bfsMark, Math.max(i + 1, bfsMark.length * 2));
-        }
-        if (bfsMark[i] == bfsStamp) {
-            return false;
-        }
-        bfsMark[i] = bfsStamp;
-        return true;
+        return bfsMarks.mark(i);
     }
 
     private boolean markUnion(int i) {
-        if (i >= unionMark.length) {
-            unionMark = Arrays.copyOf(unionMark, Math.max(i + 1, unionMark.length * 2));
-        }
-        if (unionMark[i] == unionStamp) {
-            return false;
-        }
-        unionMark[i] = unionStamp;
-        return true;
+        return unionMarks.mark(i);
     }
 }
