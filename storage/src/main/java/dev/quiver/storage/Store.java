@@ -21,6 +21,23 @@ import java.util.stream.Stream;
  * <p>Directory layout: {@code FORMAT} (text: format version), {@code lock} + {@code owner}
  * (pid of the writer), {@code journal}, {@code DIRTY} (present while a writer has the world open;
  * found at open it means the last writer died and recovery runs), and {@code <map>.cm} files.
+ *
+ * <p>Pages of format 2 (page key: content; the encodings are in {@code World.serialize}):
+ * <ul>
+ *   <li>{@code meta} 0: format version, next entity index, table count, free entity indices;</li>
+ *   <li>{@code schemas} component entity index: its fields;</li>
+ *   <li>{@code entities} index / 1024: state, generation and name of 1024 entity indices;</li>
+ *   <li>{@code tables} table id / 64: type, column ids and, up to 64 rows, the rows of each table;</li>
+ *   <li>{@code rows} (table id &lt;&lt; 20) | chunk: 1024 rows (entities, then column values) of a
+ *       table of more than 64 rows;</li>
+ *   <li>{@code components} (kind &lt;&lt; 40) | entity index / 64: component-index records (id to
+ *       table ids) of the ids naming those entities (kind: plain id, (R, T) by T, (R, *) by R,
+ *       (*, T) by T);</li>
+ *   <li>{@code reverse} target index / 64: (relationship, source) entries per target;</li>
+ *   <li>{@code names} entity index / 1024: (name, parent, entity) name-index entries.</li>
+ * </ul>
+ * Each page is grouped by what a transaction usually changes together, so a commit rewrites the
+ * pages of the entities and tables it touched.
  */
 final class Store implements AutoCloseable {
     /**

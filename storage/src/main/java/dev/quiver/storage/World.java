@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -50,6 +49,8 @@ public final class World implements AutoCloseable {
      * in row chunks of {@code 1 << CHUNK_SHIFT} rows (one page each) in the rows map.
      */
     static final int INLINE_ROWS = 64;
+    /** Component-index records naming 64 consecutive entity indices share a page (per key kind). */
+    private static final int COMPONENT_SHIFT = 6;
     /** Reverse-index lists of 64 consecutive target indices share a page. */
     private static final int REVERSE_SHIFT = 6;
     private static final byte FREE_NEVER = 0, ALIVE = 1, DEAD = 2;
@@ -306,13 +307,13 @@ public final class World implements AutoCloseable {
      */
     private static long componentPage(long key) {
         if (!Ids.isPair(key)) {
-            return Ids.index(key) >>> REVERSE_SHIFT;
+            return Ids.index(key) >>> COMPONENT_SHIFT;
         }
         int f = Ids.first(key), s = Ids.second(key);
         if (s == Ids.WILDCARD_INDEX) {
-            return (2L << 40) | (f >>> REVERSE_SHIFT);
+            return (2L << 40) | (f >>> COMPONENT_SHIFT);
         }
-        return (f == Ids.WILDCARD_INDEX ? 3L << 40 : 1L << 40) | (s >>> REVERSE_SHIFT);
+        return (f == Ids.WILDCARD_INDEX ? 3L << 40 : 1L << 40) | (s >>> COMPONENT_SHIFT);
     }
 
     /** A new component-index record: file its key under its page. */
