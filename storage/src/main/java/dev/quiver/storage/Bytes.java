@@ -15,6 +15,15 @@ final class Bytes {
             buf = new byte[capacity];
         }
 
+        /** Overwrites the 4 bytes at {@code offset} (a count written as a placeholder). */
+        Writer patchI32(int offset, int v) {
+            buf[offset] = (byte) (v >>> 24);
+            buf[offset + 1] = (byte) (v >>> 16);
+            buf[offset + 2] = (byte) (v >>> 8);
+            buf[offset + 3] = (byte) v;
+            return this;
+        }
+
         /** Empties the writer, keeping its buffer (one writer serves many pages). */
         Writer reset() {
             n = 0;

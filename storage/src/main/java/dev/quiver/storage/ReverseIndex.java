@@ -81,6 +81,25 @@ final class ReverseIndex {
         lists[target] = entries;
     }
 
+    /**
+     * Calls {@code action} with the source index of every entry of {@code target} whose
+     * relationship index is {@code relationship}, or of every entry when {@code relationship} is
+     * negative.
+     */
+    void forEachSource(int target, int relationship, java.util.function.IntConsumer action) {
+        LongArrayList l = get(target);
+        if (l == null) {
+            return;
+        }
+        long[] a = l.elements();
+        for (int i = 0, n = l.size(); i < n; i++) {
+            long en = a[i];
+            if (relationship < 0 || (int) (en >>> 32) == relationship) {
+                action.accept((int) en);
+            }
+        }
+    }
+
     /** Number of targets with at least one entry. */
     int targetCount() {
         return targets;

@@ -261,8 +261,7 @@ public final class World implements AutoCloseable {
             shrunk.clear();
             dropTables(empty);
         }
-        markLayoutChanges();
-        long[] groups = dirty[Store.TABLES].toLongArray();
+        long[] groups = markLayoutChanges();
         var entries = new ArrayList<Journal.Entry>();
         for (int m = 0; m < dirty.length; m++) {
             var keys = dirty[m].toLongArray();
@@ -273,13 +272,7 @@ public final class World implements AutoCloseable {
             dirty[m].clear();
         }
         for (long g : groups) {
-            int from = (int) g << TABLE_GROUP_SHIFT, to = Math.min(tables.size(), from + (1 << TABLE_GROUP_SHIFT));
-            for (int id = from; id < to; id++) {
-                Table t = tables.get(id);
-                if (t != null) {
-                    t.chunkedOnDisk = t.count() > INLINE_ROWS;
-                }
-            }
+            forEachTableOfGroup(g, t -> t.chunkedOnDisk = t.count() > INLINE_ROWS);
         }
         store.commit(entries);
     }
@@ -454,7 +447,6 @@ public final class World implements AutoCloseable {
     private long child(long parent, String name) {
         return nameIndex.get(Ids.index(parent), name);
     }
-
 
     /** The entity's own name, or null when it is anonymous. */
     public String name(long e) {
@@ -1103,18 +1095,29 @@ public final class World implements AutoCloseable {
 
     /**
      * Before serializing: every table of a dirty group page that changes between inline and
-     * chunked rows gets all its chunk pages written (or removed).
+     * chunked rows gets all its chunk pages written (or removed). Returns the dirty groups.
      */
-    private void markLayoutChanges() {
-        for (long g : dirty[Store.TABLES].toLongArray()) {
-            int from = (int) g << TABLE_GROUP_SHIFT, to = Math.min(tables.size(), from + (1 << TABLE_GROUP_SHIFT));
-            for (int id = from; id < to; id++) {
-                Table t = tables.get(id);
-                if (t != null && (t.count() > INLINE_ROWS) != t.chunkedOnDisk) {
+    private long[] markLayoutChanges() {
+        long[] groups = dirty[Store.TABLES].toLongArray();
+        for (long g : groups) {
+            forEachTableOfGroup(g, t -> {
+                if ((t.count() > INLINE_ROWS) != t.chunkedOnDisk) {
                     for (int c = 0; c == 0 || c <= (t.count() - 1) >>> CHUNK_SHIFT; c++) {
-                        markDirty(Store.ROWS, rowsKey(id, c));
+                        markDirty(Store.ROWS, rowsKey(t.id(), c));
                     }
                 }
+            });
+        }
+        return groups;
+    }
+
+    /** Calls {@code action} with each live table of group page {@code group}, in id order. */
+    private void forEachTableOfGroup(long group, Consumer<Table> action) {
+        int from = (int) group << TABLE_GROUP_SHIFT, to = Math.min(tables.size(), from + (1 << TABLE_GROUP_SHIFT));
+        for (int id = from; id < to; id++) {
+            Table t = tables.get(id);
+            if (t != null) {
+                action.accept(t);
             }
         }
     }
@@ -1618,20 +1621,9 @@ public final class World implements AutoCloseable {
      * {@code (relationship, target)}; {@code relationship} may be {@link Ids#WILDCARD}.
      */
     public void forEachSource(long relationship, long target, LongConsumer action) {
-        LongArrayList l = reverse.get(Ids.index(target));
-        if (l == null) {
-            return;
-        }
-        int rel = Ids.index(relationship);
         boolean any = relationship == Ids.WILDCARD || relationship == Ids.ANY;
-        long[] a = l.elements();
-        for (int i = 0, n = l.size(); i < n; i++) {
-            long en = a[i];
-            if (any || (int) (en >>> 32) == rel) {
-                int s = (int) en;
-                action.accept(Ids.entity(s, gens[s]));
-            }
-        }
+        reverse.forEachSource(Ids.index(target), any ? -1 : Ids.index(relationship),
+                s -> action.accept(Ids.entity(s, gens[s])));
     }
 
     /**
@@ -1641,18 +1633,7 @@ public final class World implements AutoCloseable {
      * Indices of entities that are not alive never appear.
      */
     public void forEachSourceIndex(long relationship, int targetIndex, java.util.function.IntConsumer action) {
-        LongArrayList l = reverse.get(targetIndex);
-        if (l == null) {
-            return;
-        }
-        int rel = Ids.index(relationship);
-        long[] a = l.elements();
-        for (int i = 0, n = l.size(); i < n; i++) {
-            long en = a[i];
-            if ((int) (en >>> 32) == rel) {
-                action.accept((int) en);
-            }
-        }
+        reverse.forEachSource(targetIndex, Ids.index(relationship), action);
     }
 
     /** Number of pairs {@code (*, target)} pointing at the target. */
@@ -1868,25 +1849,21 @@ public final class World implements AutoCloseable {
                     }
                 }
                 break;
-            case Store.COMPONENTS: {
-                var pages = new LongOpenHashSet();
-                pages.addAll(componentPageKeys.keySet());
-                out.addAll(pages);
+            case Store.COMPONENTS:
+                out.addAll(componentPageKeys.keySet());
                 break;
-            }
             case Store.REVERSE: {
                 var pages = new LongOpenHashSet();
                 for (int k : reverse.targets()) pages.add(k >>> REVERSE_SHIFT);
                 out.addAll(pages);
                 break;
             }
-            case Store.NAMES:
-            {
+            case Store.NAMES: {
                 var pages = new LongOpenHashSet();
                 nameIndex.forEach((parent, e) -> pages.add(Ids.index(e) >>> PAGE_SHIFT));
                 out.addAll(pages);
-            }
                 break;
+            }
             default:
                 break;
         }
@@ -2245,23 +2222,11 @@ public final class World implements AutoCloseable {
                 return w.toBytes();
             }
             case Store.TABLES: {
-                int from = (int) key << TABLE_GROUP_SHIFT, to = Math.min(tables.size(), from + (1 << TABLE_GROUP_SHIFT));
-                int n = 0;
-                for (int id = from; id < to; id++) {
-                    if (tables.get(id) != null) {
-                        n++;
-                    }
-                }
-                if (n == 0) {
-                    return null;
-                }
-                w.i32(n);
-                for (int id = from; id < to; id++) {
-                    Table t = tables.get(id);
-                    if (t == null) {
-                        continue;
-                    }
-                    w.i32(id);
+                int[] n = {0};
+                w.i32(0); // the table count, patched below
+                forEachTableOfGroup(key, t -> {
+                    n[0]++;
+                    w.i32(t.id());
                     w.i32(t.type().length);
                     for (long x : t.type()) {
                         w.i64(x);
@@ -2276,8 +2241,8 @@ public final class World implements AutoCloseable {
                         w.i32(t.count());
                         writeRows(w, t, 0, t.count());
                     }
-                }
-                return w.toBytes();
+                });
+                return n[0] == 0 ? null : w.patchI32(0, n[0]).toBytes();
             }
             case Store.ROWS: {
                 int tid = (int) (key >>> 20), chunk = (int) (key & 0xFFFFF);
@@ -2340,7 +2305,7 @@ public final class World implements AutoCloseable {
                 // the index entries of the entities of one entity page, in entity order
                 int base = (int) key << PAGE_SHIFT, end = Math.min(nextIndex, base + PAGE_SIZE);
                 int n = 0;
-                w.i32(0);
+                w.i32(0); // the entry count, patched below
                 for (int idx = base; idx < end; idx++) {
                     if (state[idx] == ALIVE && names[idx] != null) {
                         int parent = parentIndex(idx);
@@ -2353,12 +2318,7 @@ public final class World implements AutoCloseable {
                         }
                     }
                 }
-                if (n == 0) {
-                    return null;
-                }
-                byte[] b = w.toBytes();
-                java.nio.ByteBuffer.wrap(b).putInt(0, n);
-                return b;
+                return n == 0 ? null : w.patchI32(0, n).toBytes();
             }
             default:
                 throw new IllegalArgumentException("map " + map);

@@ -58,7 +58,7 @@ final class Closure {
         this.relationship = relationship;
         this.rel = Ids.index(relationship);
         this.downVisitor = s -> {
-            if (markBfs(s)) {
+            if (bfsMarks.mark(s)) {
                 queue.add(s);
             }
         };
@@ -77,7 +77,7 @@ final class Closure {
         if (m != null) {
             return m;
         }
-        newBfs();
+        bfsMarks.newWalk();
         result.clear();
         queue.clear();
         queue.add(x);
@@ -87,7 +87,7 @@ final class Closure {
             if (known != null) {
                 // everything reachable from y is known; no need to expand it
                 for (int z : known) {
-                    if (markBfs(z)) {
+                    if (bfsMarks.mark(z)) {
                         result.add(z);
                     }
                 }
@@ -99,7 +99,7 @@ final class Closure {
             }
             for (int k = first(type, rel); k < type.length && Ids.isPair(type[k]) && Ids.first(type[k]) == rel; k++) {
                 int z = Ids.second(type[k]);
-                if (markBfs(z)) {
+                if (bfsMarks.mark(z)) {
                     result.add(z);
                     queue.add(z);
                 }
@@ -136,15 +136,15 @@ final class Closure {
                 System.arraycopy(up, 0, out, 1, up.length);
             }
         } else {
-            newUnion();
+            unionMarks.newWalk();
             union.clear();
             for (int k = start; k < end; k++) {
                 int x = Ids.second(type[k]);
-                if (markUnion(x)) {
+                if (unionMarks.mark(x)) {
                     union.add(x);
                 }
                 for (int z : up(x)) {
-                    if (markUnion(z)) {
+                    if (unionMarks.mark(z)) {
                         union.add(z);
                     }
                 }
@@ -172,7 +172,7 @@ final class Closure {
         if (m != null) {
             return m;
         }
-        newBfs();
+        bfsMarks.newWalk();
         queue.clear();
         queue.add(t);
         for (int qi = 0; qi < queue.size(); qi++) {
@@ -208,7 +208,7 @@ final class Closure {
         if (known != null) {
             return contains(known, t);
         }
-        newBfs();
+        bfsMarks.newWalk();
         queue.clear();
         queue.add(s);
         for (int qi = 0; qi < queue.size(); qi++) {
@@ -221,7 +221,7 @@ final class Closure {
                 if (z == t) {
                     return true;
                 }
-                if (markBfs(z)) {
+                if (bfsMarks.mark(z)) {
                     queue.add(z);
                 }
             }
@@ -267,19 +267,5 @@ final class Closure {
         }
     }
 
-    private void newBfs() {
-        bfsMarks.newWalk();
-    }
 
-    private void newUnion() {
-        unionMarks.newWalk();
-    }
-
-    private boolean markBfs(int i) {
-        return bfsMarks.mark(i);
-    }
-
-    private boolean markUnion(int i) {
-        return unionMarks.mark(i);
-    }
 }

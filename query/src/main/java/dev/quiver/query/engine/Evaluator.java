@@ -68,8 +68,6 @@ public final class Evaluator {
     boolean counting;
     private long count;
     long mult = 1;
-    private Table skipTable;
-    private boolean skipResult;
     /** False when no table can be left out (no Prefab or Disabled tables, or the query asks for them). */
     private final boolean skippable;
 
@@ -549,14 +547,7 @@ public final class Evaluator {
     }
 
     boolean skip(Table tb) {
-        if (!skippable) {
-            return false;
-        }
-        if (tb == skipTable) {
-            return skipResult;
-        }
-        skipTable = tb;
-        skipResult = (tb.isPrefab() && !plan.matchPrefab()) || (tb.isDisabled() && !plan.matchDisabled());
-        return skipResult;
+        return skippable && ((tb.isPrefab() && !plan.matchPrefab()) || (tb.isDisabled() && !plan.matchDisabled()));
     }
+
 }
