@@ -1,7 +1,8 @@
 package dev.quiver.bench;
 
 import dev.quiver.index.ChronicleSupport;
-import dev.quiver.index.QuiverException;
+import dev.quiver.error.BadInputException;
+import dev.quiver.error.QuiverException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -103,7 +104,7 @@ public final class QuiverBench implements Callable<Integer> {
             IExitCodeExceptionMapper {
         @Override
         public int getExitCode(Throwable t) {
-            if (t instanceof ParameterException || t instanceof BenchInputException || find(t, QuiverException.class) != null) {
+            if (t instanceof ParameterException || t instanceof BenchInputException || find(t, BadInputException.class) != null) {
                 return BAD_INPUT;
             }
             return FAILURE;

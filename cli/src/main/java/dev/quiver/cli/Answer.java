@@ -59,7 +59,7 @@ final class Answer {
      *
      * @param limit     keep at most this many rows (null: all)
      * @param countOnly only count; keep no rows
-     * @throws dev.quiver.index.QuiverException for a malformed query or an unknown name
+     * @throws dev.quiver.error.QuiverException for a malformed query or an unknown name
      */
     static Answer evaluate(World w, String text, Integer limit, boolean countOnly) {
         long start = System.nanoTime();

@@ -1,6 +1,7 @@
 package dev.quiver.cli;
 
-import dev.quiver.index.QuiverException;
+import dev.quiver.error.BadInputException;
+import dev.quiver.error.QuiverException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IExitCodeExceptionMapper;
@@ -15,8 +16,10 @@ import java.io.PrintWriter;
  * {@code quiver: <message>}, on stderr; {@code --verbose} adds the stack trace.
  *
  * <ul>
- *   <li>a {@link QuiverException} anywhere in the cause chain (bad input: unknown name, malformed
- *       query, locked world, corrupt snapshot, ...) gives {@link ExitCodes#BAD_INPUT};</li>
+ *   <li>a {@link BadInputException} anywhere in the cause chain (unknown name, malformed query,
+ *       locked world, corrupt snapshot, ...) gives {@link ExitCodes#BAD_INPUT};</li>
+ *   <li>any other {@link QuiverException} (an I/O failure, a corrupt world) gives
+ *       {@link ExitCodes#FAILURE} with its own message;</li>
  *   <li>a picocli {@link ParameterException} (missing or unknown argument or option) gives
  *       {@link ExitCodes#BAD_INPUT};</li>
  *   <li>anything else is an internal failure, {@link ExitCodes#FAILURE}.</li>
@@ -26,7 +29,7 @@ final class Errors implements IExecutionExceptionHandler, IParameterExceptionHan
 
     @Override
     public int getExitCode(Throwable t) {
-        if (t instanceof ParameterException || badInput(t) != null) {
+        if (t instanceof ParameterException || quiverCause(t) instanceof BadInputException) {
             return ExitCodes.BAD_INPUT;
         }
         return ExitCodes.FAILURE;
@@ -35,7 +38,7 @@ final class Errors implements IExecutionExceptionHandler, IParameterExceptionHan
     @Override
     public int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parseResult) {
         PrintWriter err = cmd.getErr();
-        QuiverException bad = badInput(ex);
+        QuiverException bad = quiverCause(ex);
         String message = bad != null ? bad.getMessage() : "internal error: " + ex;
         err.println("quiver: " + oneLine(message));
         if (verbose(parseResult)) {
@@ -55,8 +58,8 @@ final class Errors implements IExecutionExceptionHandler, IParameterExceptionHan
         return getExitCode(ex);
     }
 
-    /** The QuiverException that caused {@code t} (itself included), or null. */
-    static QuiverException badInput(Throwable t) {
+    /** The first QuiverException in the cause chain of {@code t} (itself included), or null. */
+    static QuiverException quiverCause(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
             if (c instanceof QuiverException) {
                 return (QuiverException) c;

@@ -1,6 +1,6 @@
 package dev.quiver.cli;
 
-import dev.quiver.index.QuiverException;
+import dev.quiver.error.BadInputException;
 import dev.quiver.storage.World;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -63,7 +63,7 @@ final class QueryCommand extends BaseCommand {
                         format.printAll(List.of(a), out());
                         out().flush();
                     }
-                } catch (QuiverException e) {
+                } catch (BadInputException e) {
                     throw new CliInputException(queriesFile + ":" + q[0] + ": " + e.getMessage(), e);
                 }
             }

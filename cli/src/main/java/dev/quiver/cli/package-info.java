@@ -5,8 +5,8 @@
  *
  * <p>Mutating verbs open the world as its only writer; {@code query}, {@code show}, {@code stats},
  * {@code check} and {@code snapshot} open it read-only. Errors are mapped to exit codes in one place,
- * {@code Errors}: a {@link dev.quiver.index.QuiverException} or a bad argument is exit code 2,
- * anything else 1, and every error prints one line, {@code quiver: <message>}, on stderr
+ * {@code Errors}: a {@link dev.quiver.error.BadInputException} or a bad argument is exit code 2,
+ * anything else (an I/O failure, a corrupt world, an internal error) 1, and every error prints one line, {@code quiver: <message>}, on stderr
  * ({@code --verbose} adds the stack trace). Progress bars are drawn only on an interactive console.
  */
 package dev.quiver.cli;

@@ -1,5 +1,8 @@
 package dev.quiver.index;
 
+import dev.quiver.error.CorruptionException;
+import dev.quiver.error.StorageIOException;
+
 import net.openhft.chronicle.map.ChronicleMap;
 
 import java.io.File;
@@ -65,7 +68,8 @@ public final class PagedMap implements AutoCloseable {
      * @param averageValue   expected average blob size in bytes
      * @param recover        true after an unclean shutdown: Chronicle's recovery releases segment
      *                       locks a killed process held and repairs its headers
-     * @throws StoreException when the file cannot be opened or is not a Chronicle Map
+     * @throws StorageIOException when the file cannot be opened
+     * @throws CorruptionException when it is not a Chronicle Map or its header is damaged
      */
     public static PagedMap open(Path file, String name, long entries, int averageValue, boolean recover) {
         try {
@@ -81,9 +85,9 @@ public final class PagedMap implements AutoCloseable {
                     : builder.createPersistedTo(f);
             return new PagedMap(m, name, (int) Math.min(SEGMENT_BYTES, 16L * Math.max(16, averageValue)), recover);
         } catch (IOException e) {
-            throw new StoreException("cannot open " + file + ": " + e.getMessage(), e);
+            throw new StorageIOException("cannot open " + file + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            throw new StoreException("corrupt or unreadable map file " + file + ": " + e, e);
+            throw new CorruptionException("corrupt or unreadable map file " + file + ": " + e, e);
         }
     }
 
@@ -128,7 +132,7 @@ public final class PagedMap implements AutoCloseable {
         for (int s = 1; s < segments; s++) {
             parts[s] = map.get(key(page, s));
             if (parts[s] == null) {
-                throw new StoreException(name + ": page " + page + " misses segment " + s);
+                throw new CorruptionException(name + ": page " + page + " misses segment " + s);
             }
         }
         return concat(parts);
@@ -157,7 +161,7 @@ public final class PagedMap implements AutoCloseable {
         int oldSegments = segmentCount(page);
         int segments = Math.max(1, (value.length + segmentBytes - 1) / segmentBytes);
         if (segments > 0xFFFF) {
-            throw new StoreException(name + ": page " + page + " of " + value.length + " bytes is too large");
+            throw new CorruptionException(name + ": page " + page + " of " + value.length + " bytes is too large");
         }
         for (int s = 0; s < segments; s++) {
             int from = s * segmentBytes, to = Math.min(value.length, from + segmentBytes);
@@ -231,7 +235,7 @@ public final class PagedMap implements AutoCloseable {
             byte[][] parts = en.getValue();
             for (int i = 0; i < parts.length; i++) {
                 if (parts[i] == null) {
-                    throw new StoreException(name + ": page " + en.getKey() + " misses segment " + i);
+                    throw new CorruptionException(name + ": page " + en.getKey() + " misses segment " + i);
                 }
             }
             action.accept(en.getKey(), concat(parts));

@@ -68,10 +68,10 @@ class PagedMapTest {
     }
 
     @Test
-    void notAChronicleFileIsAStoreException() throws Exception {
+    void notAChronicleFileIsACorruptionException() throws Exception {
         Path f = tmp.resolve("bad.cm");
         java.nio.file.Files.write(f, blob(4096, 1));
-        assertThrows(StoreException.class, () -> PagedMap.open(f, "bad", 100, 64, false));
+        assertThrows(dev.quiver.error.CorruptionException.class, () -> PagedMap.open(f, "bad", 100, 64, false));
     }
 
     @Test

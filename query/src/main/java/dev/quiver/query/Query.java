@@ -43,7 +43,7 @@ import java.util.function.Consumer;
  *
  * <p>Errors at creation: {@link QuerySyntaxException} (token and column),
  * {@link UnknownQueryNameException} (name and column), {@link UnsupportedQueryException}; all are
- * {@link dev.quiver.index.QuiverException}s. Not thread-safe with respect to world mutation.
+ * {@link dev.quiver.error.QuiverException}s. Not thread-safe with respect to world mutation.
  */
 public final class Query {
     private final World world;

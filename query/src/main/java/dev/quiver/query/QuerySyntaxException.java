@@ -1,13 +1,13 @@
 package dev.quiver.query;
 
-import dev.quiver.index.QuiverException;
+import dev.quiver.error.BadInputException;
 
 /**
  * A query text that does not follow the Flecs v4 Query Language grammar (FEATURES.md QL-01..QL-26).
  * The message names the offending token and its 1-based column, for example
  * {@code unexpected ')' at column 7} or {@code unexpected end of query at column 12}.
  */
-public class QuerySyntaxException extends QuiverException implements QueryError {
+public class QuerySyntaxException extends BadInputException implements QueryError {
     private static final long serialVersionUID = 1L;
     private final String token;
     private final int column;

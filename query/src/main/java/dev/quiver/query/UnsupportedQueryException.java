@@ -1,6 +1,6 @@
 package dev.quiver.query;
 
-import dev.quiver.index.QuiverException;
+import dev.quiver.error.BadInputException;
 
 /**
  * A query that is valid Flecs v4 Query Language but uses a construct this engine does not evaluate
@@ -8,7 +8,7 @@ import dev.quiver.index.QuiverException;
  * unimplemented construct fails with UNSUPPORTED"). The message names the construct and its
  * 1-based column, for example {@code unsupported: traversal 'up' at column 10}.
  */
-public class UnsupportedQueryException extends QuiverException implements QueryError {
+public class UnsupportedQueryException extends BadInputException implements QueryError {
     private static final long serialVersionUID = 1L;
     private final String token;
     private final int column;

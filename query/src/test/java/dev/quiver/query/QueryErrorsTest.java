@@ -1,7 +1,7 @@
 package dev.quiver.query;
 
 import dev.quiver.index.Ids;
-import dev.quiver.index.QuiverException;
+import dev.quiver.error.BadInputException;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.UnknownNameException;
 import dev.quiver.storage.World;
@@ -63,7 +63,7 @@ class QueryErrorsTest {
         assertEquals(name, ex.token());
         assertEquals(column, ex.column());
         assertInstanceOf(UnknownNameException.class, ex);
-        assertInstanceOf(QuiverException.class, ex);
+        assertInstanceOf(BadInputException.class, ex);
     }
 
     @ParameterizedTest(name = "{0}")

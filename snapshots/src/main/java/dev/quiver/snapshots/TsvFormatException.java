@@ -1,6 +1,6 @@
 package dev.quiver.snapshots;
 
-import dev.quiver.index.QuiverException;
+import dev.quiver.error.BadInputException;
 
 import java.nio.file.Path;
 
@@ -10,7 +10,7 @@ import java.nio.file.Path;
  * (the world's exception is the cause). The message starts with {@code file:line:}. Nothing of the
  * file is loaded.
  */
-public class TsvFormatException extends QuiverException {
+public class TsvFormatException extends BadInputException {
     private static final long serialVersionUID = 1L;
 
     private final transient Path file;

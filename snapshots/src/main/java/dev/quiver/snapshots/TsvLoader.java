@@ -1,6 +1,6 @@
 package dev.quiver.snapshots;
 
-import dev.quiver.index.QuiverException;
+import dev.quiver.error.QuiverException;
 import dev.quiver.storage.World;
 
 import it.unimi.dsi.fastutil.longs.LongArrayList;

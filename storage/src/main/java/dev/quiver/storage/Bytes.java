@@ -79,7 +79,7 @@ final class Bytes {
 
         private void need(int k) {
             if (p + k > b.length) {
-                throw new dev.quiver.index.StoreException("truncated page: need " + k + " bytes at " + p + " of " + b.length);
+                throw new dev.quiver.error.CorruptionException("truncated page: need " + k + " bytes at " + p + " of " + b.length);
             }
         }
 
@@ -108,7 +108,7 @@ final class Bytes {
         String str() {
             int len = i32();
             if (len < 0) {
-                throw new dev.quiver.index.StoreException("corrupt page: negative string length");
+                throw new dev.quiver.error.CorruptionException("corrupt page: negative string length");
             }
             need(len);
             String s = new String(b, p, len, StandardCharsets.UTF_8);

@@ -1,6 +1,6 @@
 package dev.quiver.storage;
 
-import dev.quiver.index.StoreException;
+import dev.quiver.error.StorageIOException;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -39,7 +39,7 @@ final class Journal implements AutoCloseable {
         try {
             channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         } catch (IOException e) {
-            throw new StoreException("cannot open journal " + file + ": " + e.getMessage(), e);
+            throw new StorageIOException("cannot open journal " + file + ": " + e.getMessage(), e);
         }
     }
 
@@ -86,7 +86,7 @@ final class Journal implements AutoCloseable {
             }
             channel.force(false);
         } catch (IOException e) {
-            throw new StoreException("journal write failed: " + e.getMessage(), e);
+            throw new StorageIOException("journal write failed: " + e.getMessage(), e);
         }
     }
 
@@ -132,7 +132,7 @@ final class Journal implements AutoCloseable {
                 out.add(entries);
             }
         } catch (IOException e) {
-            throw new StoreException("cannot read journal " + file + ": " + e.getMessage(), e);
+            throw new StorageIOException("cannot read journal " + file + ": " + e.getMessage(), e);
         }
         return out;
     }
@@ -143,7 +143,7 @@ final class Journal implements AutoCloseable {
             channel.truncate(0);
             channel.force(true);
         } catch (IOException e) {
-            throw new StoreException("journal truncate failed: " + e.getMessage(), e);
+            throw new StorageIOException("journal truncate failed: " + e.getMessage(), e);
         }
     }
 

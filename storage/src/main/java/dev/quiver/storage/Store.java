@@ -2,7 +2,8 @@ package dev.quiver.storage;
 
 import dev.quiver.index.ChronicleSupport;
 import dev.quiver.index.PagedMap;
-import dev.quiver.index.StoreException;
+import dev.quiver.error.CorruptionException;
+import dev.quiver.error.StorageIOException;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -92,15 +93,15 @@ final class Store implements AutoCloseable {
                 Files.createDirectories(dir);
                 try (Stream<Path> s = Files.list(dir)) {
                     if (s.findAny().isPresent()) {
-                        throw new StoreException("cannot create world: " + dir + " exists and is not empty");
+                        throw new WorldExistsException("cannot create world: " + dir + " exists and is not empty");
                     }
                 }
                 Files.writeString(dir.resolve("FORMAT"), "quiver world format " + FORMAT_VERSION + "\n");
             } catch (IOException e) {
-                throw new StoreException("cannot create world " + dir + ": " + e.getMessage(), e);
+                throw new StorageIOException("cannot create world " + dir + ": " + e.getMessage(), e);
             }
         } else if (!isWorld(dir)) {
-            throw new StoreException("no world at " + dir + " (run 'quiver init' or 'quiver load' first)");
+            throw new NoWorldException("no world at " + dir + " (run 'quiver init' or 'quiver load' first)");
         } else {
             checkFormat(dir);
         }
@@ -110,7 +111,7 @@ final class Store implements AutoCloseable {
             ch = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.READ,
                     StandardOpenOption.WRITE);
         } catch (IOException e) {
-            throw new StoreException("cannot open lock file in " + dir + ": " + e.getMessage(), e);
+            throw new StorageIOException("cannot open lock file in " + dir + ": " + e.getMessage(), e);
         }
         boolean dirty = Files.exists(dir.resolve("DIRTY")) || journalNonEmpty(dir);
         boolean exclusive = !readOnly || dirty;
@@ -132,7 +133,7 @@ final class Store implements AutoCloseable {
             }
         } catch (IOException e) {
             st.close();
-            throw new StoreException("cannot open world " + dir + ": " + e.getMessage(), e);
+            throw new StorageIOException("cannot open world " + dir + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
             st.close();
             throw e;
@@ -145,10 +146,10 @@ final class Store implements AutoCloseable {
             String s = Files.readString(dir.resolve("FORMAT")).trim();
             String expect = "quiver world format " + FORMAT_VERSION;
             if (!s.equals(expect)) {
-                throw new StoreException("world " + dir + " has format '" + s + "', this build reads '" + expect + "'");
+                throw new WorldFormatException("world " + dir + " has format '" + s + "', this build reads '" + expect + "'");
             }
         } catch (IOException e) {
-            throw new StoreException("cannot read " + dir.resolve("FORMAT") + ": " + e.getMessage(), e);
+            throw new StorageIOException("cannot read " + dir.resolve("FORMAT") + ": " + e.getMessage(), e);
         }
     }
 
@@ -171,7 +172,7 @@ final class Store implements AutoCloseable {
                     + ProcessHandle.current().pid() + ")");
         } catch (IOException e) {
             closeQuietly(ch);
-            throw new StoreException("cannot lock " + dir + ": " + e.getMessage(), e);
+            throw new StorageIOException("cannot lock " + dir + ": " + e.getMessage(), e);
         }
         if (lk == null) {
             closeQuietly(ch);
@@ -227,7 +228,7 @@ final class Store implements AutoCloseable {
             try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
                 ch.force(true);
             } catch (IOException e) {
-                throw new StoreException("cannot force " + f + " to disk: " + e.getMessage(), e);
+                throw new StorageIOException("cannot force " + f + " to disk: " + e.getMessage(), e);
             }
         }
         journal.truncate();
@@ -292,7 +293,7 @@ final class Store implements AutoCloseable {
             if (clean && !readOnly) {
                 try {
                     checkpoint();
-                } catch (StoreException e) {
+                } catch (StorageIOException e) {
                     clean = false; // the journal stays; the next open replays it
                 }
             }

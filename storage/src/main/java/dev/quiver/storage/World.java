@@ -2,7 +2,7 @@ package dev.quiver.storage;
 
 import dev.quiver.index.Ids;
 import dev.quiver.index.PagedMap;
-import dev.quiver.index.QuiverException;
+import dev.quiver.error.QuiverException;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
@@ -120,7 +120,8 @@ public final class World implements AutoCloseable {
      * Creates a new, empty world in {@code dir} (created if missing; must be empty) and opens it
      * for writing.
      *
-     * @throws dev.quiver.index.StoreException when {@code dir} is not empty or cannot be written
+     * @throws WorldExistsException when {@code dir} is a file or a non-empty directory
+     * @throws dev.quiver.error.StorageIOException when it cannot be written
      */
     public static World create(Path dir) {
         Store st = Store.open(dir, true, false);
@@ -139,7 +140,8 @@ public final class World implements AutoCloseable {
      * {@link WorldLockedException} naming the holder's pid. A world whose last writer died is
      * recovered from its journal first.
      *
-     * @throws dev.quiver.index.StoreException when {@code dir} holds no world or its files are corrupt
+     * @throws NoWorldException when {@code dir} holds no world
+     * @throws dev.quiver.error.CorruptionException when its files are corrupt
      */
     public static World open(Path dir) {
         return openStore(Store.open(dir, false, false), false);
@@ -172,7 +174,7 @@ public final class World implements AutoCloseable {
             throw e;
         } catch (RuntimeException e) {
             w.close();
-            throw new dev.quiver.index.StoreException("corrupt world " + st.dir + ": " + e, e);
+            throw new dev.quiver.error.CorruptionException("corrupt world " + st.dir + ": " + e, e);
         }
         return w;
     }
@@ -1892,7 +1894,7 @@ public final class World implements AutoCloseable {
      * Creates a new world in {@code dir} from pages written by {@link #forEachPage}, and returns
      * it open for writing. The pages are checked by loading them.
      *
-     * @throws dev.quiver.index.StoreException when {@code dir} is not empty, a map name is unknown,
+     * @throws dev.quiver.error.BadInputException when {@code dir} is not empty, a map name is unknown,
      *                                         or the pages do not form a consistent world
      */
     public static World restorePages(Path dir, Iterable<Page> pages) {
@@ -1902,7 +1904,7 @@ public final class World implements AutoCloseable {
             for (Page p : pages) {
                 int m = Arrays.asList(Store.MAP_NAMES).indexOf(p.mapName());
                 if (m < 0) {
-                    throw new dev.quiver.index.StoreException("unknown map '" + p.mapName() + "' in pages");
+                    throw new dev.quiver.error.BadInputException("unknown map '" + p.mapName() + "' in pages");
                 }
                 entries.add(new Journal.Entry(m, p.key(), p.blob()));
             }
@@ -1915,7 +1917,7 @@ public final class World implements AutoCloseable {
         List<String> problems = w.check();
         if (!problems.isEmpty()) {
             w.close();
-            throw new dev.quiver.index.StoreException("restored world is inconsistent: " + problems.get(0));
+            throw new dev.quiver.error.BadInputException("restored world is inconsistent: " + problems.get(0));
         }
         return w;
     }
@@ -1974,12 +1976,12 @@ public final class World implements AutoCloseable {
         PagedMap[] maps = store.maps;
         byte[] meta = maps[Store.META].get(0);
         if (meta == null) {
-            throw new dev.quiver.index.StoreException("world " + dir + " has no meta page (corrupt or never committed)");
+            throw new dev.quiver.error.CorruptionException("world " + dir + " has no meta page (corrupt or never committed)");
         }
         Bytes.Reader mr = new Bytes.Reader(meta);
         int version = mr.i32();
         if (version != Store.FORMAT_VERSION) {
-            throw new dev.quiver.index.StoreException("world " + dir + " has format version " + version
+            throw new dev.quiver.error.CorruptionException("world " + dir + " has format version " + version
                     + ", this build reads " + Store.FORMAT_VERSION);
         }
         nextIndex = mr.i32();
@@ -2010,10 +2012,10 @@ public final class World implements AutoCloseable {
             int tid = (int) (k >>> 20);
             Table t = tid < tables.size() ? tables.get(tid) : null;
             if (t == null || !t.chunkedOnDisk) {
-                throw new dev.quiver.index.StoreException("rows page for missing or inline table " + tid);
+                throw new dev.quiver.error.CorruptionException("rows page for missing or inline table " + tid);
             }
             if ((int) (k & 0xFFFFF) != t.count() >>> CHUNK_SHIFT) {
-                throw new dev.quiver.index.StoreException("table " + tid + " misses rows chunk " + (t.count() >>> CHUNK_SHIFT));
+                throw new dev.quiver.error.CorruptionException("table " + tid + " misses rows chunk " + (t.count() >>> CHUNK_SHIFT));
             }
             Bytes.Reader r = new Bytes.Reader(chunks.get(k));
             readRows(t, r, r.i32());
@@ -2029,7 +2031,7 @@ public final class World implements AutoCloseable {
                     int tid = r.i32();
                     Table t = tid < tables.size() ? tables.get(tid) : null;
                     if (t == null) {
-                        throw new dev.quiver.index.StoreException("component index names missing table " + tid);
+                        throw new dev.quiver.error.CorruptionException("component index names missing table " + tid);
                     }
                     l.add(t);
                 }
@@ -2084,7 +2086,7 @@ public final class World implements AutoCloseable {
                 continue;
             }
             if (idx >= nextIndex) {
-                throw new dev.quiver.index.StoreException("entity page holds index " + idx + " beyond " + nextIndex);
+                throw new dev.quiver.error.CorruptionException("entity page holds index " + idx + " beyond " + nextIndex);
             }
             state[idx] = st;
             gens[idx] = r.i32();
@@ -2106,7 +2108,7 @@ public final class World implements AutoCloseable {
             long e = r.i64();
             int idx = Ids.index(e);
             if (idx <= 0 || idx >= nextIndex || !name.equals(names[idx])) {
-                throw new dev.quiver.index.StoreException("name index maps '" + name + "' to entity #" + idx
+                throw new dev.quiver.error.CorruptionException("name index maps '" + name + "' to entity #" + idx
                         + (idx > 0 && idx < nextIndex ? " named '" + names[idx] + "'" : " (out of range)"));
             }
             nameIndex.put(parent, name, e);
@@ -2130,11 +2132,11 @@ public final class World implements AutoCloseable {
                 colIds[i] = r.i64();
                 colSchemas[i] = dataSchema(colIds[i]);
                 if (colSchemas[i] == null) {
-                    throw new dev.quiver.index.StoreException("table column " + Ids.toHex(colIds[i]) + " has no schema");
+                    throw new dev.quiver.error.CorruptionException("table column " + Ids.toHex(colIds[i]) + " has no schema");
                 }
             }
             if (id < 0 || id >= tables.size() || tables.get(id) != null) {
-                throw new dev.quiver.index.StoreException("table id " + id + " out of range or twice");
+                throw new dev.quiver.error.CorruptionException("table id " + id + " out of range or twice");
             }
             Table t = new Table(id, type, colIds, colSchemas);
             tables.set(id, t);
@@ -2156,7 +2158,7 @@ public final class World implements AutoCloseable {
             int row = t.append(e);
             int idx = Ids.index(e);
             if (idx >= nextIndex || state[idx] != ALIVE) {
-                throw new dev.quiver.index.StoreException("table " + t.id() + " holds dead entity " + Ids.toHex(e));
+                throw new dev.quiver.error.CorruptionException("table " + t.id() + " holds dead entity " + Ids.toHex(e));
             }
             tableOf[idx] = t.id();
             rowOf[idx] = row;

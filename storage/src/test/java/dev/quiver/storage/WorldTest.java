@@ -1,7 +1,6 @@
 package dev.quiver.storage;
 
 import dev.quiver.index.Ids;
-import dev.quiver.index.StoreException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -221,8 +220,8 @@ class WorldTest {
         w.delete(dead);
         assertThrows(DeadEntityException.class, () -> w.add(dead, w.entity("T")));
         assertThrows(ConstraintException.class, () -> w.delete(Builtin.CHILD_OF));
-        assertThrows(StoreException.class, () -> World.create(tmp.resolve("w")));
-        assertThrows(StoreException.class, () -> World.open(tmp.resolve("nothing")));
+        assertThrows(WorldExistsException.class, () -> World.create(tmp.resolve("w")));
+        assertThrows(NoWorldException.class, () -> World.open(tmp.resolve("nothing")));
     }
 
     @Test
@@ -241,7 +240,7 @@ class WorldTest {
             x.entity("a");
         }
         Files.writeString(dir.resolve("FORMAT"), "quiver world format 1\n");
-        StoreException e = assertThrows(StoreException.class, () -> World.open(dir));
+        WorldFormatException e = assertThrows(WorldFormatException.class, () -> World.open(dir));
         assertTrue(e.getMessage().contains("format 1") && e.getMessage().contains("format 2"), e.getMessage());
         assertEquals("quiver world format 1\n", Files.readString(dir.resolve("FORMAT")));
     }
