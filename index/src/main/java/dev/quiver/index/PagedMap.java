@@ -85,6 +85,11 @@ public final class PagedMap implements AutoCloseable {
                     : builder.createPersistedTo(f);
             return new PagedMap(m, name, (int) Math.min(SEGMENT_BYTES, 16L * Math.max(16, averageValue)), recover);
         } catch (IOException e) {
+            if (e.getClass() == IOException.class) {
+                // Chronicle reports a damaged or foreign header as a plain IOException; the
+                // operating system's refusals are its subclasses (FileSystemException, ...)
+                throw new CorruptionException("corrupt or unreadable map file " + file + ": " + e.getMessage(), e);
+            }
             throw new StorageIOException("cannot open " + file + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
             throw new CorruptionException("corrupt or unreadable map file " + file + ": " + e, e);
