@@ -1,8 +1,8 @@
 package dev.quiver.bench;
 
 import dev.quiver.storage.Builtin;
-import dev.quiver.storage.Column;
-import dev.quiver.storage.Table;
+import dev.quiver.storage.table.Column;
+import dev.quiver.storage.table.Table;
 import dev.quiver.storage.World;
 
 import java.nio.file.Path;

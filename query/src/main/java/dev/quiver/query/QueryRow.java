@@ -1,6 +1,6 @@
 package dev.quiver.query;
 
-import dev.quiver.storage.Table;
+import dev.quiver.storage.table.Table;
 
 import java.util.Arrays;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.quiver.query;
 
 import dev.quiver.index.Ids;
 import dev.quiver.storage.Builtin;
-import dev.quiver.storage.Column;
+import dev.quiver.storage.table.Column;
 import dev.quiver.storage.FieldType;
 import dev.quiver.storage.Schema;
 import dev.quiver.storage.World;

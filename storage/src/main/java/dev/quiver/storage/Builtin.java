@@ -42,7 +42,7 @@ public final class Builtin {
     public static final int FIRST_USER_INDEX = 256;
 
     /** Names by index; null where unused. Index 1 and 2 are the wildcards. */
-    static final String[] NAMES = new String[FIRST_USER_INDEX];
+    private static final String[] NAMES = new String[FIRST_USER_INDEX];
 
     static {
         String[] n = {null, "*", "_", "ChildOf", "IsA", "Transitive", "Reflexive", "Exclusive", "Symmetric",
@@ -52,8 +52,13 @@ public final class Builtin {
         System.arraycopy(n, 0, NAMES, 0, n.length);
     }
 
-    /** Older spellings accepted as input (FEATURES.md 0.3): OnDeleteObject, Tag, Union... */
-    static long alias(String name) {
+    /** The name of builtin index {@code i}, or null where the index is unused. */
+    public static String name(int i) {
+        return i > 0 && i < FIRST_USER_INDEX ? NAMES[i] : null;
+    }
+
+    /** Older spellings accepted as input (FEATURES.md 0.3): OnDeleteObject, Tag, Union...; 0 for others. */
+    public static long alias(String name) {
         switch (name) {
             case "OnDeleteObject": return ON_DELETE_TARGET;
             case "Tag": return PAIR_IS_TAG;

@@ -6,12 +6,36 @@ package dev.quiver.storage;
  * objects.
  */
 public enum FieldType {
-    F32("f32"), F64("f64"), I32("i32"), I64("i64"), BOOL("bool"), STRING("string"), ENTITY("entity");
+    F32("f32", 0), F64("f64", 1), I32("i32", 2), I64("i64", 3), BOOL("bool", 4), STRING("string", 5), ENTITY("entity", 6);
 
     private final String spelling;
+    private final int code;
 
-    FieldType(String spelling) {
+    FieldType(String spelling, int code) {
         this.spelling = spelling;
+        this.code = code;
+    }
+
+    /**
+     * The stable code the on-disk format writes for this type (never the enum position, so that
+     * types can be added or reordered without changing what a world file means).
+     */
+    public int code() {
+        return code;
+    }
+
+    /**
+     * The type of a stable code.
+     *
+     * @return the type, or null for an unknown code (a corrupt or newer file)
+     */
+    public static FieldType ofCode(int code) {
+        for (FieldType t : values()) {
+            if (t.code == code) {
+                return t;
+            }
+        }
+        return null;
     }
 
     /** The Flecs Script spelling ({@code f32}, {@code string}, ...). */
@@ -100,7 +124,8 @@ public enum FieldType {
         throw new ValueException("field '" + field + "' is an integer, got " + describe(v));
     }
 
-    static String describe(Object v) {
+    /** A value and its Java type, for error messages. */
+    public static String describe(Object v) {
         return v == null ? "null" : v.getClass().getSimpleName() + " " + v;
     }
 }

@@ -1,6 +1,6 @@
 package dev.quiver.query.engine;
 
-import dev.quiver.storage.Table;
+import dev.quiver.storage.table.Table;
 
 /**
  * The state of one evaluation at the moment a result is yielded: the value of every variable slot

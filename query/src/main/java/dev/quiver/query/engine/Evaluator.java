@@ -6,7 +6,7 @@ import dev.quiver.query.plan.Plan;
 import dev.quiver.query.plan.ResolvedTerm;
 import dev.quiver.query.plan.Step;
 import dev.quiver.storage.Builtin;
-import dev.quiver.storage.Table;
+import dev.quiver.storage.table.Table;
 import dev.quiver.storage.World;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;

@@ -3,7 +3,7 @@ package dev.quiver.query.engine;
 import dev.quiver.index.Ids;
 import dev.quiver.query.plan.ResolvedTerm;
 import dev.quiver.query.plan.Step;
-import dev.quiver.storage.Table;
+import dev.quiver.storage.table.Table;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 
 /**

@@ -6,7 +6,7 @@ import dev.quiver.query.UnknownQueryNameException;
 import dev.quiver.query.UnsupportedQueryException;
 import dev.quiver.query.parse.Predicate;
 import dev.quiver.query.parse.QueryAst;
-import dev.quiver.storage.Table;
+import dev.quiver.storage.table.Table;
 import dev.quiver.storage.World;
 
 import java.util.ArrayList;

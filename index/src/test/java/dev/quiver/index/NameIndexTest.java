@@ -1,6 +1,5 @@
-package dev.quiver.storage;
+package dev.quiver.index;
 
-import dev.quiver.index.Ids;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;

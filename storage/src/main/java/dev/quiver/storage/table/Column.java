@@ -1,4 +1,7 @@
-package dev.quiver.storage;
+package dev.quiver.storage.table;
+
+import dev.quiver.storage.FieldType;
+import dev.quiver.storage.Schema;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -15,7 +18,8 @@ public final class Column {
     private final long[][] words;
     private final String[][] strings;
 
-    Column(long id, Schema schema, int capacity) {
+    /** Internal: columns are created with their table. */
+    public Column(long id, Schema schema, int capacity) {
         this.id = id;
         this.schema = schema;
         int n = schema.size();
@@ -64,15 +68,18 @@ public final class Column {
         return m;
     }
 
-    void setWord(int field, int row, long w) {
+    /** Internal (storage only): sets a raw word field. */
+    public void setWord(int field, int row, long w) {
         words[field][row] = w;
     }
 
-    void setString(int field, int row, String s) {
+    /** Internal (storage only): sets a string field. */
+    public void setString(int field, int row, String s) {
         strings[field][row] = s;
     }
 
-    void grow(int capacity) {
+    /** Internal (storage only): grows every field array to {@code capacity} rows. */
+    public void grow(int capacity) {
         for (int f = 0; f < words.length; f++) {
             if (words[f] != null) {
                 words[f] = Arrays.copyOf(words[f], capacity);
@@ -82,7 +89,8 @@ public final class Column {
         }
     }
 
-    void zero(int row) {
+    /** Internal (storage only): zeroes a row (strings become empty). */
+    public void zero(int row) {
         for (int f = 0; f < words.length; f++) {
             if (words[f] != null) {
                 words[f][row] = 0;
@@ -92,7 +100,8 @@ public final class Column {
         }
     }
 
-    void copyRow(int from, Column dst, int to) {
+    /** Internal (storage only): copies row {@code from} into row {@code to} of {@code dst} (same schema). */
+    public void copyRow(int from, Column dst, int to) {
         for (int f = 0; f < words.length; f++) {
             if (words[f] != null) {
                 dst.words[f][to] = words[f][from];
@@ -102,7 +111,8 @@ public final class Column {
         }
     }
 
-    void clear(int row) {
+    /** Internal (storage only): drops the references a vacated row holds. */
+    public void clear(int row) {
         for (int f = 0; f < strings.length; f++) {
             if (strings[f] != null) {
                 strings[f][row] = null;

@@ -1,6 +1,5 @@
-package dev.quiver.storage;
+package dev.quiver.index;
 
-import dev.quiver.index.Ids;
 
 import java.util.function.IntFunction;
 
@@ -13,17 +12,17 @@ import java.util.function.IntFunction;
  * index with the key's hash. The key's name is not stored but read from the entity (the
  * {@code names} lookup given to the constructor) only when hash and parent already match, so a
  * probe rarely touches a string; the index costs 16 bytes per slot and no objects. The world
- * persists it in pages by entity index range (see {@code World}), so that adding entities
+ * persists it in pages by entity index range (storage format, name pages), so that adding entities
  * rewrites only the pages of the new entities. Not thread-safe.
  */
-final class NameIndex {
+public final class NameIndex {
     private final IntFunction<String> names;
     /** Slot i is {@code slots[2i]} (entity id, 0 when empty) and {@code slots[2i+1]} (parent << 32 | hash). */
     private long[] slots = new long[2 * 1024];
     private int size;
 
     /** @param names the name of an entity index (the key's name, never stored here) */
-    NameIndex(IntFunction<String> names) {
+    public NameIndex(IntFunction<String> names) {
         this.names = names;
     }
 
@@ -55,7 +54,7 @@ final class NameIndex {
     }
 
     /** The entity id named {@code name} under {@code parent}, or 0. */
-    long get(int parent, String name) {
+    public long get(int parent, String name) {
         return slots[find(parent, name, hash(parent, name))];
     }
 
@@ -64,7 +63,7 @@ final class NameIndex {
      *
      * @return the entity the key mapped to before (now replaced), or 0
      */
-    long put(int parent, String name, long entity) {
+    public long put(int parent, String name, long entity) {
         if ((size + 1) * 4L > slots.length) { // at most half the slots (2 longs each) in use
             resize(slots.length * 2);
         }
@@ -84,7 +83,7 @@ final class NameIndex {
      *
      * @return the entity it mapped to, or 0 when it was absent
      */
-    long remove(int parent, String name) {
+    public long remove(int parent, String name) {
         long[] s = slots;
         int k = find(parent, name, hash(parent, name));
         long removed = s[k];
@@ -126,12 +125,12 @@ final class NameIndex {
     }
 
     /** Number of names. */
-    int size() {
+    public int size() {
         return size;
     }
 
     /** Every entry: (parent index, entity id), in no particular order. */
-    void forEach(EntryVisitor visitor) {
+    public void forEach(EntryVisitor visitor) {
         long[] s = slots;
         for (int k = 0; k < s.length; k += 2) {
             if (s[k] != 0) {
@@ -141,7 +140,7 @@ final class NameIndex {
     }
 
     @FunctionalInterface
-    interface EntryVisitor {
+    public interface EntryVisitor {
         void visit(int parent, long entity);
     }
 }

@@ -1,22 +1,22 @@
-package dev.quiver.storage;
+package dev.quiver.storage.format;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /** Big-endian page encoding: fixed-width integers and length-prefixed UTF-8 strings. */
-final class Bytes {
+public final class Bytes {
     private Bytes() {}
 
-    static final class Writer {
+    public static final class Writer {
         private byte[] buf;
         private int n;
 
-        Writer(int capacity) {
+        public Writer(int capacity) {
             buf = new byte[capacity];
         }
 
         /** Overwrites the 4 bytes at {@code offset} (a count written as a placeholder). */
-        Writer patchI32(int offset, int v) {
+        public Writer patchI32(int offset, int v) {
             buf[offset] = (byte) (v >>> 24);
             buf[offset + 1] = (byte) (v >>> 16);
             buf[offset + 2] = (byte) (v >>> 8);
@@ -25,7 +25,7 @@ final class Bytes {
         }
 
         /** Empties the writer, keeping its buffer (one writer serves many pages). */
-        Writer reset() {
+        public Writer reset() {
             n = 0;
             return this;
         }
@@ -36,12 +36,12 @@ final class Bytes {
             }
         }
 
-        void u8(int v) {
+        public void u8(int v) {
             need(1);
             buf[n++] = (byte) v;
         }
 
-        void i32(int v) {
+        public void i32(int v) {
             need(4);
             buf[n++] = (byte) (v >>> 24);
             buf[n++] = (byte) (v >>> 16);
@@ -49,14 +49,14 @@ final class Bytes {
             buf[n++] = (byte) v;
         }
 
-        void i64(long v) {
+        public void i64(long v) {
             need(8);
             for (int s = 56; s >= 0; s -= 8) {
                 buf[n++] = (byte) (v >>> s);
             }
         }
 
-        void str(String s) {
+        public void str(String s) {
             byte[] b = s.getBytes(StandardCharsets.UTF_8);
             i32(b.length);
             need(b.length);
@@ -64,16 +64,16 @@ final class Bytes {
             n += b.length;
         }
 
-        byte[] toBytes() {
+        public byte[] toBytes() {
             return Arrays.copyOf(buf, n);
         }
     }
 
-    static final class Reader {
+    public static final class Reader {
         private final byte[] b;
         private int p;
 
-        Reader(byte[] b) {
+        public Reader(byte[] b) {
             this.b = b;
         }
 
@@ -83,19 +83,19 @@ final class Bytes {
             }
         }
 
-        int u8() {
+        public int u8() {
             need(1);
             return b[p++] & 0xFF;
         }
 
-        int i32() {
+        public int i32() {
             need(4);
             int v = ((b[p] & 0xFF) << 24) | ((b[p + 1] & 0xFF) << 16) | ((b[p + 2] & 0xFF) << 8) | (b[p + 3] & 0xFF);
             p += 4;
             return v;
         }
 
-        long i64() {
+        public long i64() {
             need(8);
             long v = 0;
             for (int i = 0; i < 8; i++) {
@@ -105,7 +105,7 @@ final class Bytes {
             return v;
         }
 
-        String str() {
+        public String str() {
             int len = i32();
             if (len < 0) {
                 throw new dev.quiver.error.CorruptionException("corrupt page: negative string length");

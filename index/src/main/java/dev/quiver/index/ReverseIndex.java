@@ -1,4 +1,4 @@
-package dev.quiver.storage;
+package dev.quiver.index;
 
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
@@ -15,22 +15,28 @@ import java.util.Arrays;
  * so a transitive walk costs one array read per step rather than a hash probe. Entries of one
  * list are in no particular order (removal swaps the last entry in). Not thread-safe.
  */
-final class ReverseIndex {
+public final class ReverseIndex {
     private LongArrayList[] lists = new LongArrayList[1024];
     private int targets;
 
+    /** Forgets every entry (before a reload). */
+    public void clear() {
+        lists = new LongArrayList[1024];
+        targets = 0;
+    }
+
     /** The entries pointing at {@code target}, or null when none. Do not modify. */
-    LongArrayList get(int target) {
+    public LongArrayList get(int target) {
         return target < lists.length ? lists[target] : null;
     }
 
     /** True when some pair points at {@code target}. */
-    boolean contains(int target) {
+    public boolean contains(int target) {
         return get(target) != null;
     }
 
     /** Adds one entry. */
-    void add(int target, long entry) {
+    public void add(int target, long entry) {
         if (target >= lists.length) {
             lists = Arrays.copyOf(lists, Math.max(target + 1, lists.length * 2));
         }
@@ -44,7 +50,7 @@ final class ReverseIndex {
     }
 
     /** Removes one occurrence of an entry; a list left empty is dropped. */
-    void remove(int target, long entry) {
+    public void remove(int target, long entry) {
         LongArrayList l = get(target);
         if (l == null) {
             return;
@@ -61,7 +67,7 @@ final class ReverseIndex {
     }
 
     /** Drops every entry pointing at {@code target}; true when there were some. */
-    boolean removeAll(int target) {
+    public boolean removeAll(int target) {
         if (get(target) == null) {
             return false;
         }
@@ -71,7 +77,7 @@ final class ReverseIndex {
     }
 
     /** Replaces the entries of {@code target} (loading). */
-    void put(int target, LongArrayList entries) {
+    public void put(int target, LongArrayList entries) {
         if (target >= lists.length) {
             lists = Arrays.copyOf(lists, Math.max(target + 1, lists.length * 2));
         }
@@ -86,7 +92,7 @@ final class ReverseIndex {
      * relationship index is {@code relationship}, or of every entry when {@code relationship} is
      * negative.
      */
-    void forEachSource(int target, int relationship, java.util.function.IntConsumer action) {
+    public void forEachSource(int target, int relationship, java.util.function.IntConsumer action) {
         LongArrayList l = get(target);
         if (l == null) {
             return;
@@ -101,12 +107,12 @@ final class ReverseIndex {
     }
 
     /** Number of targets with at least one entry. */
-    int targetCount() {
+    public int targetCount() {
         return targets;
     }
 
     /** The targets with at least one entry, in index order. */
-    IntArrayList targets() {
+    public IntArrayList targets() {
         IntArrayList out = new IntArrayList(targets);
         for (int i = 0; i < lists.length; i++) {
             if (lists[i] != null) {

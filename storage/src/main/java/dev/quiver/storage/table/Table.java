@@ -1,4 +1,7 @@
-package dev.quiver.storage;
+package dev.quiver.storage.table;
+
+import dev.quiver.storage.Builtin;
+import dev.quiver.storage.Schema;
 
 import java.util.Arrays;
 
@@ -6,7 +9,8 @@ import java.util.Arrays;
  * An archetype table: every entity whose type (sorted id vector) is exactly {@link #type()}.
  * Rows are entities; there is one {@link Column} per id in the type that carries data. Tables
  * are created the first time their type appears; a table left empty when a transaction
- * commits is dropped (Flecs v4 archetypes, with empty-table cleanup at commit). Read-only to other modules; the world mutates it.
+ * commits is dropped (Flecs v4 archetypes, with empty-table cleanup at commit). Read-only to other modules: only the
+ * storage module calls the mutators ({@link #append}, {@link #removeSwap}).
  */
 public final class Table {
     private final int id;
@@ -18,13 +22,8 @@ public final class Table {
     /** The type holds Prefab / Disabled (queries leave such tables out unless they ask for them). */
     private final boolean prefab;
     private final boolean disabled;
-    /**
-     * True when the committed pages keep this table's rows in chunk pages rather than inline in
-     * its group page (more than {@code World.INLINE_ROWS} rows at the last commit).
-     */
-    boolean chunkedOnDisk;
-
-    Table(int id, long[] type, long[] columnIds, Schema[] schemas) {
+    /** Internal: tables are created by the world's table set ({@link TableSet}). */
+    public Table(int id, long[] type, long[] columnIds, Schema[] schemas) {
         this.id = id;
         this.type = type;
         this.columnIds = columnIds;
@@ -98,7 +97,8 @@ public final class Table {
         return columns;
     }
 
-    int append(long entity) {
+    /** Internal (storage only): appends a row with zeroed values and returns its index. */
+    public int append(long entity) {
         if (count == entities.length) {
             int cap = Math.max(8, count * 2);
             entities = Arrays.copyOf(entities, cap);
@@ -114,11 +114,11 @@ public final class Table {
     }
 
     /**
-     * Removes a row by moving the last row into it.
+     * Internal (storage only): removes a row by moving the last row into it.
      *
      * @return the entity that moved into {@code row}, or 0 when the last row was removed
      */
-    long removeSwap(int row) {
+    public long removeSwap(int row) {
         int last = --count;
         long moved = 0;
         if (row != last) {

@@ -1,0 +1,188 @@
+package dev.quiver.storage.check;
+
+import dev.quiver.index.Ids;
+import dev.quiver.storage.entity.EntityIndex;
+import dev.quiver.storage.format.PageSource;
+import dev.quiver.storage.format.WorldFormat;
+import dev.quiver.storage.format.WorldParts;
+import dev.quiver.storage.rules.Paths;
+import dev.quiver.storage.table.Table;
+import dev.quiver.storage.table.Types;
+import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The invariant checker behind {@code World.check()} and {@code quiver check} (DESIGN.md contract
+ * 3): every alive entity sits in exactly one table row and back; no type names a dead entity; the
+ * component index, reverse index and name index equal what the tables derive; and the persisted
+ * pages equal the in-memory state, page for page. Reports at most {@link #MAX} violations.
+ */
+public final class Checker {
+    public static final int MAX = 100;
+
+    private final WorldParts p;
+    private final Paths paths;
+    private final WorldFormat format;
+
+    public Checker(WorldParts parts, Paths paths, WorldFormat format) {
+        this.p = parts;
+        this.paths = paths;
+        this.format = format;
+    }
+
+    /**
+     * The violations found (empty: the world is consistent).
+     *
+     * @param persisted the committed pages to compare with, or null to skip that comparison
+     */
+    public List<String> check(PageSource persisted) {
+        var v = new ArrayList<String>();
+        checkRows(v);
+        checkComponentIndex(v);
+        checkReverseIndex(v);
+        checkNames(v);
+        if (v.isEmpty() && persisted != null) {
+            checkPersisted(persisted, v);
+        }
+        return v.size() > MAX ? v.subList(0, MAX) : v;
+    }
+
+    private void checkRows(List<String> v) {
+        EntityIndex ei = p.entities();
+        var seen = new IntOpenHashSet();
+        p.tables().forEach(t -> {
+            for (long id : t.type()) {
+                if (Ids.isPair(id)) {
+                    if (ei.getAny(Ids.first(id)) == 0 || ei.getAny(Ids.second(id)) == 0) {
+                        v.add("table " + t.id() + " type holds pair " + paths.idToString(id) + " naming a dead entity");
+                    }
+                } else if (!ei.isAlive(id)) {
+                    v.add("table " + t.id() + " type holds dead id " + Ids.toHex(id));
+                }
+            }
+            for (int r = 0; r < t.count(); r++) {
+                long e = t.entity(r);
+                int i = Ids.index(e);
+                if (!ei.isAlive(e)) {
+                    v.add("table " + t.id() + " row " + r + " holds dead entity " + Ids.toHex(e));
+                } else if (ei.table(i) != t.id() || ei.row(i) != r) {
+                    v.add("entity " + paths.describe(e) + " indexed at table " + ei.table(i) + " row " + ei.row(i)
+                            + " but found in table " + t.id() + " row " + r);
+                }
+                if (!seen.add(i)) {
+                    v.add("entity " + paths.describe(e) + " is in two rows");
+                }
+            }
+        });
+        for (int i = 1; i < ei.nextIndex(); i++) {
+            if (ei.state(i) == EntityIndex.ALIVE && !seen.contains(i)) {
+                v.add("alive entity #" + i + " is in no table");
+            }
+        }
+    }
+
+    private void checkComponentIndex(List<String> v) {
+        var expect = new Long2ObjectOpenHashMap<IntOpenHashSet>();
+        p.tables().forEach(t -> {
+            for (long k : Types.recordKeys(t.type())) {
+                expect.computeIfAbsent(k, x -> new IntOpenHashSet()).add(t.id());
+            }
+        });
+        var records = p.tables().records();
+        for (var en : expect.long2ObjectEntrySet()) {
+            var have = new IntOpenHashSet();
+            List<Table> l = records.get(en.getLongKey());
+            for (Table t : l) {
+                have.add(t.id());
+            }
+            if (!have.equals(en.getValue()) || l.size() != have.size()) {
+                v.add("component index for " + paths.idToString(en.getLongKey()) + " lists tables " + have
+                        + ", the tables say " + en.getValue());
+            }
+        }
+        for (long k : records.keys()) {
+            if (!expect.containsKey(k)) {
+                v.add("component index has a record for " + paths.idToString(k) + " that no table holds");
+            }
+        }
+        format.checkFiling(v, paths::idToString);
+    }
+
+    private void checkReverseIndex(List<String> v) {
+        var rev = new Int2ObjectOpenHashMap<LongOpenHashSet>();
+        p.tables().forEach(t -> {
+            for (long x : t.type()) {
+                if (Ids.isPair(x)) {
+                    for (int r = 0; r < t.count(); r++) {
+                        rev.computeIfAbsent(Ids.second(x), k -> new LongOpenHashSet())
+                                .add(((long) Ids.first(x) << 32) | Ids.index(t.entity(r)));
+                    }
+                }
+            }
+        });
+        for (var en : rev.int2ObjectEntrySet()) {
+            LongArrayList have = p.reverse().get(en.getIntKey());
+            if (have == null || have.size() != en.getValue().size() || !en.getValue().containsAll(have)) {
+                v.add("reverse index for target " + paths.elementName(en.getIntKey()) + " has "
+                        + (have == null ? 0 : have.size()) + " entries, the tables say " + en.getValue().size());
+            }
+        }
+        for (int k : p.reverse().targets()) {
+            if (!rev.containsKey(k)) {
+                v.add("reverse index has entries for " + paths.elementName(k) + " that no table holds");
+            }
+        }
+    }
+
+    private void checkNames(List<String> v) {
+        EntityIndex ei = p.entities();
+        int named = 0;
+        for (int i = 1; i < ei.nextIndex(); i++) {
+            String name = ei.name(i);
+            if (ei.state(i) == EntityIndex.ALIVE && name != null) {
+                named++;
+                int parent = paths.parentIndex(i);
+                if (p.names().child(parent, name) != ei.idOf(i)) {
+                    v.add("name index does not map " + name + " under #" + parent + " to #" + i);
+                }
+            }
+        }
+        p.names().forEach((parent, e) -> {
+            if (!ei.isAlive(e)) {
+                v.add("name index points at dead entity " + Ids.toHex(e));
+            } else if (paths.parentIndex(Ids.index(e)) != parent) {
+                v.add("name index files " + paths.describe(e) + " under #" + parent + ", its parent is #"
+                        + paths.parentIndex(Ids.index(e)));
+            }
+        });
+        if (p.names().size() != named) {
+            v.add("name index holds " + p.names().size() + " names, entities have " + named);
+        }
+    }
+
+    private void checkPersisted(PageSource persisted, List<String> v) {
+        for (int m = 0; m < WorldFormat.MAP_NAMES.length; m++) {
+            final int map = m;
+            var keys = new LongOpenHashSet();
+            persisted.forEach(m, (k, blob) -> {
+                keys.add(k);
+                byte[] mine = format.serialize(map, k);
+                if (!Arrays.equals(mine, blob) && v.size() < MAX) {
+                    v.add("persisted " + WorldFormat.MAP_NAMES[map] + " page " + k + " differs from the world in memory");
+                }
+            });
+            for (long k : format.expectedKeys(m)) {
+                if (!keys.contains(k) && v.size() < MAX) {
+                    v.add("persisted " + WorldFormat.MAP_NAMES[m] + " lacks page " + k);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,297 @@
+package dev.quiver.storage.format;
+
+import dev.quiver.error.CorruptionException;
+import dev.quiver.storage.Schema;
+import dev.quiver.storage.table.Table;
+import dev.quiver.storage.tx.Changes;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The page layout of a world (documented in this package's {@code package-info}): turns a
+ * transaction's {@link Changes} into the page images to write, serializes any page from the
+ * in-memory structures, reads a committed state back, and lists the pages a state must have.
+ *
+ * <p>It keeps two pieces of persistence bookkeeping that in-memory code never sees: under which
+ * {@code components} page each component-index record is filed, and which tables keep their rows
+ * in row pages on disk (more than {@link RowPage#INLINE_ROWS} rows at their last commit). Not
+ * thread-safe.
+ */
+public final class WorldFormat {
+    /** 2: tables persisted 64 to a page with their rows inline up to 64 rows. */
+    public static final int VERSION = 2;
+    /** Page families, in map-id order. */
+    public static final String[] MAP_NAMES = {"meta", "schemas", "entities", "tables", "rows", "components", "reverse", "names"};
+    public static final int META = 0, SCHEMAS = 1, ENTITIES = 2, TABLES = 3, ROWS = 4, COMPONENTS = 5, REVERSE = 6, NAMES = 7;
+
+    private final WorldParts parts;
+    /** The component-index keys filed under each components page. */
+    private Long2ObjectOpenHashMap<LongOpenHashSet> filing = new Long2ObjectOpenHashMap<>();
+    /** Tables whose committed rows are in row pages. */
+    private IntOpenHashSet chunkedOnDisk = new IntOpenHashSet();
+    /** The buffer pages are serialized into (toBytes copies each page out). */
+    private final Bytes.Writer writer = new Bytes.Writer(1 << 16);
+
+    public WorldFormat(WorldParts parts) {
+        this.parts = parts;
+    }
+
+    /** Forgets the bookkeeping (before a reload). */
+    public void clear() {
+        filing = new Long2ObjectOpenHashMap<>();
+        chunkedOnDisk = new IntOpenHashSet();
+    }
+
+    // ------------------------------------------------------------------ writing
+
+    /**
+     * The page images that make the committed state reflect {@code c}, sorted by family and key,
+     * and the bookkeeping updated as if they were written. A page left empty has a null blob.
+     */
+    public List<PageImage> pagesFor(Changes c) {
+        var dirty = new LongOpenHashSet[MAP_NAMES.length];
+        for (int m = 0; m < dirty.length; m++) {
+            dirty[m] = new LongOpenHashSet();
+        }
+        if (c.metaChanged()) {
+            dirty[META].add(0);
+        }
+        for (int k : c.schemas()) {
+            dirty[SCHEMAS].add(k);
+        }
+        for (int k : c.entityBlocks()) {
+            dirty[ENTITIES].add(k);
+        }
+        for (int k : c.nameBlocks()) {
+            dirty[NAMES].add(k);
+        }
+        for (int k : c.targetBlocks()) {
+            dirty[REVERSE].add(k);
+        }
+        for (long key : c.records()) {
+            long page = ComponentPage.pageOf(key);
+            LongOpenHashSet keys = filing.get(page);
+            if (parts.tables().records().contains(key)) {
+                if (keys == null) {
+                    keys = new LongOpenHashSet();
+                    filing.put(page, keys);
+                }
+                keys.add(key);
+            } else if (keys != null && keys.remove(key) && keys.isEmpty()) {
+                filing.remove(page);
+            }
+            dirty[COMPONENTS].add(page);
+        }
+        // tables: a group page holds the tables' types and their inline rows; a table whose rows
+        // move between inline and row pages gets every row page written (or removed)
+        for (int id : c.tables()) {
+            Table t = parts.tables().get(id);
+            boolean chunked = t != null && t.count() > RowPage.INLINE_ROWS;
+            boolean wasChunked = chunkedOnDisk.contains(id);
+            if (!chunked || chunked != wasChunked) {
+                dirty[TABLES].add(id >>> TablePage.GROUP_SHIFT);
+            }
+            if (t != null && chunked != wasChunked) {
+                for (int ch = 0; ch == 0 || ch <= (t.count() - 1) >>> RowPage.CHUNK_SHIFT; ch++) {
+                    dirty[ROWS].add(RowPage.key(id, ch));
+                }
+            }
+        }
+        for (long key : c.rowChunks()) {
+            int id = (int) (key >>> 20);
+            Table t = parts.tables().get(id);
+            if ((t != null && t.count() > RowPage.INLINE_ROWS) || chunkedOnDisk.contains(id)) {
+                dirty[ROWS].add(key);
+            }
+        }
+        var out = new ArrayList<PageImage>();
+        for (int m = 0; m < dirty.length; m++) {
+            long[] keys = dirty[m].toLongArray();
+            Arrays.sort(keys);
+            for (long k : keys) {
+                out.add(new PageImage(m, k, serialize(m, k)));
+            }
+        }
+        for (long g : dirty[TABLES]) {
+            int from = (int) g << TablePage.GROUP_SHIFT;
+            for (int id = from; id < from + (1 << TablePage.GROUP_SHIFT); id++) {
+                Table t = parts.tables().get(id);
+                if (t != null && t.count() > RowPage.INLINE_ROWS) {
+                    chunkedOnDisk.add(id);
+                } else {
+                    chunkedOnDisk.remove(id);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The blob of a page from the in-memory state, or null when the page is empty (to be removed). */
+    public byte[] serialize(int map, long key) {
+        Bytes.Writer w = writer.reset();
+        boolean any;
+        switch (map) {
+            case META:
+                MetaPage.write(parts, w);
+                any = true;
+                break;
+            case SCHEMAS: {
+                Schema s = parts.schemas().get((int) key);
+                any = s != null;
+                if (any) {
+                    SchemaPage.write(s, w);
+                }
+                break;
+            }
+            case ENTITIES:
+                any = EntityPage.write(parts.entities(), key, w);
+                break;
+            case TABLES:
+                any = TablePage.write(parts.tables(), key, w);
+                break;
+            case ROWS:
+                any = RowPage.write(parts.tables().get((int) (key >>> 20)), (int) (key & 0xFFFFF), w);
+                break;
+            case COMPONENTS:
+                any = ComponentPage.write(parts.tables().records(), filing.get(key), w);
+                break;
+            case REVERSE:
+                any = ReversePage.write(parts.reverse(), key, w);
+                break;
+            case NAMES:
+                any = NamePage.write(parts, key, w);
+                break;
+            default:
+                throw new IllegalArgumentException("map " + map);
+        }
+        return any ? w.toBytes() : null;
+    }
+
+    // ------------------------------------------------------------------ reading
+
+    /**
+     * Reads a committed state into the (cleared) in-memory structures.
+     *
+     * @param where the world directory, for messages
+     * @throws CorruptionException when a page is missing, malformed, or contradicts another
+     */
+    public void load(PageSource src, String where) {
+        byte[] meta = src.get(META, 0);
+        if (meta == null) {
+            throw new CorruptionException("world " + where + " has no meta page (corrupt or never committed)");
+        }
+        int tableCount = MetaPage.read(parts, meta, where);
+        src.forEach(SCHEMAS, (k, b) -> parts.schemas().put((int) k, SchemaPage.read(b)));
+        src.forEach(ENTITIES, (k, b) -> EntityPage.read(parts.entities(), k, b));
+        parts.tables().reserve(tableCount);
+        src.forEach(TABLES, (k, b) -> TablePage.read(parts, b, chunkedOnDisk));
+        parts.tables().restoreFreeIds(tableCount);
+        // row pages: chunks must be appended in order per table
+        var chunks = new Long2ObjectOpenHashMap<byte[]>();
+        src.forEach(ROWS, chunks::put);
+        long[] keys = chunks.keySet().toLongArray();
+        Arrays.sort(keys);
+        for (long k : keys) {
+            int tid = (int) (k >>> 20);
+            Table t = parts.tables().get(tid);
+            if (t == null || !chunkedOnDisk.contains(tid)) {
+                throw new CorruptionException("rows page for missing or inline table " + tid);
+            }
+            if ((int) (k & 0xFFFFF) != t.count() >>> RowPage.CHUNK_SHIFT) {
+                throw new CorruptionException("table " + tid + " misses rows chunk " + (t.count() >>> RowPage.CHUNK_SHIFT));
+            }
+            RowPage.read(parts.entities(), t, chunks.get(k));
+        }
+        src.forEach(COMPONENTS, (k, b) -> ComponentPage.read(parts.tables(), b, this::file));
+        src.forEach(REVERSE, (k, b) -> ReversePage.read(parts.reverse(), b));
+        src.forEach(NAMES, (k, b) -> NamePage.read(parts.entities(), parts.names(), b));
+    }
+
+    private void file(long key) {
+        filing.computeIfAbsent(ComponentPage.pageOf(key), x -> new LongOpenHashSet()).add(key);
+    }
+
+    // ------------------------------------------------------------------ what a state must hold
+
+    /** The keys of every page family {@code map} must hold for the in-memory state. */
+    public long[] expectedKeys(int map) {
+        var out = new LongArrayList();
+        switch (map) {
+            case META:
+                out.add(0);
+                break;
+            case SCHEMAS:
+                for (int k : parts.schemas().indices()) {
+                    out.add(k);
+                }
+                break;
+            case ENTITIES:
+                for (int p = 0; p <= (parts.entities().nextIndex() - 1) >>> EntityPage.SHIFT; p++) {
+                    out.add(p);
+                }
+                break;
+            case TABLES: {
+                var groups = new LongOpenHashSet();
+                parts.tables().forEach(t -> groups.add(t.id() >>> TablePage.GROUP_SHIFT));
+                out.addAll(groups);
+                break;
+            }
+            case ROWS:
+                parts.tables().forEach(t -> {
+                    if (t.count() > RowPage.INLINE_ROWS) {
+                        for (int c = 0; c * (1 << RowPage.CHUNK_SHIFT) < t.count(); c++) {
+                            out.add(RowPage.key(t.id(), c));
+                        }
+                    }
+                });
+                break;
+            case COMPONENTS:
+                out.addAll(filing.keySet());
+                break;
+            case REVERSE: {
+                var pages = new LongOpenHashSet();
+                for (int k : parts.reverse().targets()) {
+                    pages.add(k >>> ReversePage.SHIFT);
+                }
+                out.addAll(pages);
+                break;
+            }
+            case NAMES: {
+                var pages = new LongOpenHashSet();
+                parts.names().forEach((parent, e) -> pages.add(dev.quiver.index.Ids.index(e) >>> EntityPage.SHIFT));
+                out.addAll(pages);
+                break;
+            }
+            default:
+                break;
+        }
+        return out.toLongArray();
+    }
+
+    /**
+     * Checks the filing of component-index records under their pages against the component
+     * index; adds a line per violation.
+     */
+    public void checkFiling(List<String> v, java.util.function.LongFunction<String> idToString) {
+        long filed = 0;
+        for (LongOpenHashSet keys : filing.values()) {
+            filed += keys.size();
+        }
+        var records = parts.tables().records();
+        for (long k : records.keys()) {
+            LongOpenHashSet keys = filing.get(ComponentPage.pageOf(k));
+            if (keys == null || !keys.contains(k)) {
+                v.add("component index record " + idToString.apply(k) + " is filed under no page");
+            }
+        }
+        if (filed != records.size()) {
+            v.add("component pages file " + filed + " records, the index has " + records.size());
+        }
+    }
+}

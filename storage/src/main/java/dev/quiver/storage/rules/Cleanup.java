@@ -1,0 +1,186 @@
+package dev.quiver.storage.rules;
+
+import dev.quiver.index.Ids;
+import dev.quiver.index.ReverseIndex;
+import dev.quiver.storage.Builtin;
+import dev.quiver.storage.CleanupPanicException;
+import dev.quiver.storage.ConstraintException;
+import dev.quiver.storage.entity.EntityIndex;
+import dev.quiver.storage.entity.EntityNames;
+import dev.quiver.storage.table.Schemas;
+import dev.quiver.storage.table.Table;
+import dev.quiver.storage.table.TableMoves;
+import dev.quiver.storage.table.TableSet;
+import dev.quiver.storage.tx.Changes;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+
+/**
+ * Deleting an entity under the cleanup policies (Flecs v4 cleanup policies), in two phases so that
+ * a Panic changes nothing:
+ * <ol>
+ *   <li>mark: starting from the entity, holders of a doomed entity as an id or relationship follow
+ *       its {@code (OnDelete, action)}, holders of pairs targeting it follow the relationship's
+ *       {@code (OnDeleteTarget, action)}; Delete dooms the holder too (recursively, cycles
+ *       included), Panic refuses the whole delete, Remove (the default) marks nothing;</li>
+ *   <li>apply: survivors lose every id naming a doomed entity, the doomed entities leave their
+ *       tables, indices and names (deepest first), and the tables whose type names one are
+ *       dropped, so no id, pair, index entry or name points at a dead entity afterwards.</li>
+ * </ol>
+ * Not thread-safe; runs inside a transaction.
+ */
+public final class Cleanup {
+    private final EntityIndex entities;
+    private final TableSet tables;
+    private final TableMoves moves;
+    private final ReverseIndex reverse;
+    private final EntityNames names;
+    private final Schemas schemas;
+    private final Traits traits;
+    private final Paths paths;
+    private final Changes changes;
+
+    public Cleanup(EntityIndex entities, TableSet tables, TableMoves moves, ReverseIndex reverse, EntityNames names,
+                   Schemas schemas, Traits traits, Paths paths, Changes changes) {
+        this.entities = entities;
+        this.tables = tables;
+        this.moves = moves;
+        this.reverse = reverse;
+        this.names = names;
+        this.schemas = schemas;
+        this.traits = traits;
+        this.paths = paths;
+        this.changes = changes;
+    }
+
+    /**
+     * Deletes entity index {@code root} and everything its cleanup policies reach.
+     *
+     * @throws CleanupPanicException when a Panic policy is reached (before anything changed)
+     * @throws ConstraintException   when the cleanup would delete a builtin
+     */
+    public void delete(int root) {
+        IntArrayList order = mark(root);
+        apply(order);
+    }
+
+    /** Phase 1: the doomed entity indices, root first, in discovery order. Changes nothing. */
+    private IntArrayList mark(int root) {
+        final int delete = Ids.index(Builtin.DELETE), panic = Ids.index(Builtin.PANIC);
+        var doomed = new IntOpenHashSet();
+        var order = new IntArrayList();
+        doomed.add(root);
+        order.add(root);
+        for (int k = 0; k < order.size(); k++) {
+            int x = order.getInt(k);
+            if (x < Builtin.FIRST_USER_INDEX) {
+                throw new ConstraintException("cleanup would delete builtin " + entities.name(x));
+            }
+            int onDelete = traits.cleanupAction(x, Builtin.ON_DELETE);
+            if (onDelete == delete || onDelete == panic) {
+                for (long pattern : new long[] {entities.idOf(x), Ids.pairOfIndices(x, Ids.WILDCARD_INDEX)}) {
+                    for (Table t : tables.records().get(pattern)) {
+                        for (int r = 0; r < t.count(); r++) {
+                            int h = Ids.index(t.entity(r));
+                            if (h == x) {
+                                continue;
+                            }
+                            if (onDelete == panic) {
+                                throw new CleanupPanicException("cannot delete " + paths.elementName(root) + ": "
+                                        + paths.elementName(x) + " has (OnDelete, Panic) and " + paths.elementName(h) + " uses it");
+                            }
+                            if (doomed.add(h)) {
+                                order.add(h);
+                            }
+                        }
+                    }
+                }
+            }
+            LongArrayList refs = reverse.get(x);
+            if (refs != null) {
+                for (int k2 = 0; k2 < refs.size(); k2++) {
+                    long en = refs.getLong(k2);
+                    int rel = (int) (en >>> 32), h = (int) en;
+                    int action = traits.cleanupAction(rel, Builtin.ON_DELETE_TARGET);
+                    if (action == panic && h != x) {
+                        throw new CleanupPanicException("cannot delete " + paths.elementName(root) + ": "
+                                + paths.elementName(h) + " has (" + paths.elementName(rel) + ", " + paths.elementName(x)
+                                + ") and " + paths.elementName(rel) + " has (OnDeleteTarget, Panic)");
+                    }
+                    if (action == delete && doomed.add(h)) {
+                        order.add(h);
+                    }
+                }
+            }
+        }
+        return order;
+    }
+
+    /** Phase 2: strip references from survivors, then drop the doomed entities and their tables. */
+    private void apply(IntArrayList order) {
+        var doomed = new IntOpenHashSet(order);
+        var holders = new IntOpenHashSet();
+        for (int x : order) {
+            for (long pattern : new long[] {entities.idOf(x), Ids.pairOfIndices(x, Ids.WILDCARD_INDEX)}) {
+                for (Table t : tables.records().get(pattern)) {
+                    for (int r = 0; r < t.count(); r++) {
+                        holders.add(Ids.index(t.entity(r)));
+                    }
+                }
+            }
+            LongArrayList refs = reverse.get(x);
+            if (refs != null) {
+                for (int k2 = 0; k2 < refs.size(); k2++) {
+                    holders.add((int) refs.getLong(k2));
+                }
+            }
+        }
+        holders.removeAll(doomed);
+        for (int h : holders.toIntArray()) {
+            long[] t = traits.typeOf(h);
+            var keep = new LongArrayList(t.length);
+            for (long id : t) {
+                if (!refersTo(id, doomed)) {
+                    keep.add(id);
+                }
+            }
+            if (keep.size() != t.length) {
+                moves.move(h, keep.toLongArray());
+            }
+        }
+        long[] doomedIds = new long[order.size()];
+        for (int k = 0; k < doomedIds.length; k++) {
+            doomedIds[k] = entities.idOf(order.getInt(k));
+        }
+        // names of doomed children go with them; deepest first keeps paths valid while removing
+        for (int k = order.size() - 1; k >= 0; k--) {
+            int x = order.getInt(k);
+            Table t = moves.tableOf(x);
+            for (long id : t.type()) {
+                moves.pairRemoved(x, id);
+            }
+            if (entities.name(x) != null) {
+                names.remove(paths.parentIndex(x), entities.name(x));
+            }
+            moves.removeRow(t, entities.row(x));
+            entities.kill(x);
+            if (schemas.remove(x)) {
+                changes.schema(x);
+            }
+            if (reverse.removeAll(x)) {
+                changes.target(x);
+            }
+            changes.entity(x);
+            changes.meta();
+        }
+        tables.dropReferring(doomedIds);
+    }
+
+    private static boolean refersTo(long id, IntOpenHashSet doomed) {
+        if (Ids.isPair(id)) {
+            return doomed.contains(Ids.first(id)) || doomed.contains(Ids.second(id));
+        }
+        return doomed.contains(Ids.index(id));
+    }
+}

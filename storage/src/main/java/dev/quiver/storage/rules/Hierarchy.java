@@ -1,0 +1,76 @@
+package dev.quiver.storage.rules;
+
+import dev.quiver.index.Ids;
+import dev.quiver.storage.Builtin;
+import dev.quiver.storage.entity.EntityIndex;
+import dev.quiver.storage.entity.EntityNames;
+import dev.quiver.storage.entity.Names;
+import dev.quiver.storage.table.TableMoves;
+import dev.quiver.storage.tx.Changes;
+
+/**
+ * Creating entities in the hierarchy (Flecs v4 {@code ecs_entity} and ChildOf hierarchies): a new
+ * entity starts in the root table, is filed by name under its parent, and gets
+ * {@code (ChildOf, parent)} when it has one; a path creates every missing element. Not
+ * thread-safe; runs inside a transaction.
+ */
+public final class Hierarchy {
+    private final EntityIndex entities;
+    private final EntityNames names;
+    private final TableMoves moves;
+    private final TraitRules rules;
+    private final Changes changes;
+
+    public Hierarchy(EntityIndex entities, EntityNames names, TableMoves moves, TraitRules rules, Changes changes) {
+        this.entities = entities;
+        this.names = names;
+        this.moves = moves;
+        this.rules = rules;
+        this.changes = changes;
+    }
+
+    /**
+     * Creates the entity at a path that {@link Paths#lookup} did not find, with every missing
+     * parent.
+     *
+     * @throws dev.quiver.storage.IdException when a name to create breaks the name grammar ({@link Names#check})
+     */
+    public long createPath(String[] parts) {
+        if (parts.length == 1) {
+            // a root name just looked up and absent: create it without looking it up again
+            Names.check(parts[0]);
+            return create(parts[0], 0);
+        }
+        long parent = 0;
+        for (String part : parts) {
+            long e = names.child(Ids.index(parent), part);
+            if (e == 0) {
+                Names.check(part);
+                e = create(part, parent);
+            }
+            parent = e;
+        }
+        return parent;
+    }
+
+    /** Creates an entity (anonymous when {@code name} is null) under {@code parent} (0: a root). */
+    public long create(String name, long parent) {
+        int idx = entities.allocate();
+        changes.meta();
+        return place(idx, name, parent);
+    }
+
+    /** Makes index {@code idx} a live entity: root table, name, parent. */
+    public long place(int idx, String name, long parent) {
+        long e = entities.revive(idx, name);
+        moves.placeNew(idx, e);
+        changes.entity(idx);
+        if (name != null) {
+            names.put(Ids.index(parent), name, e);
+        }
+        if (parent != 0) {
+            rules.add(idx, Ids.pair(Builtin.CHILD_OF, parent));
+        }
+        return e;
+    }
+}

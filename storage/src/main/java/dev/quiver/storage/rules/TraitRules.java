@@ -1,0 +1,198 @@
+package dev.quiver.storage.rules;
+
+import dev.quiver.index.Ids;
+import dev.quiver.storage.Builtin;
+import dev.quiver.storage.ConstraintException;
+import dev.quiver.storage.DeadEntityException;
+import dev.quiver.storage.IdException;
+import dev.quiver.storage.entity.EntityIndex;
+import dev.quiver.storage.entity.EntityNames;
+import dev.quiver.storage.table.Table;
+import dev.quiver.storage.table.TableMoves;
+import dev.quiver.storage.table.TableSet;
+import dev.quiver.storage.table.Types;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+
+/**
+ * Adding and removing ids under the relationship traits (Flecs v4): Exclusive replaces the pair of
+ * the same relationship, Symmetric adds (and removes) the mirror pair in the same transaction,
+ * {@code (With, X)} adds X too (recursively, for relationships as {@code (X, T)}), ChildOf and IsA
+ * refuse cycles, IsA refuses a Final target, OneOf checks the target's parent, and a named entity
+ * cannot move under a parent that already has a child of its name. A single add and the bulk add
+ * of loaders go through the same checks. Not thread-safe; runs inside a transaction.
+ */
+public final class TraitRules {
+    private final EntityIndex entities;
+    private final TableSet tables;
+    private final TableMoves moves;
+    private final EntityNames names;
+    private final Traits traits;
+    private final Paths paths;
+
+    public TraitRules(EntityIndex entities, TableSet tables, TableMoves moves, EntityNames names, Traits traits, Paths paths) {
+        this.entities = entities;
+        this.tables = tables;
+        this.moves = moves;
+        this.names = names;
+        this.traits = traits;
+        this.paths = paths;
+    }
+
+    /**
+     * Checks that an id may be added: not null, no wildcard, every element alive.
+     *
+     * @throws IdException         for the null id or a wildcard
+     * @throws DeadEntityException when an element is not alive
+     */
+    public void checkConcrete(long id) {
+        if (id == 0) {
+            throw new IdException("the null id cannot be added");
+        }
+        if (Ids.isWildcard(id)) {
+            throw new IdException("cannot add the wildcard id " + paths.idToString(id));
+        }
+        if (Ids.isPair(id)) {
+            if (entities.getAny(Ids.first(id)) == 0) {
+                throw new DeadEntityException("pair relationship #" + Ids.first(id) + " is not alive");
+            }
+            if (entities.getAny(Ids.second(id)) == 0) {
+                throw new DeadEntityException("pair target #" + Ids.second(id) + " is not alive");
+            }
+        } else if (!entities.isAlive(id)) {
+            throw new DeadEntityException("id " + paths.describe(id) + " is not alive");
+        }
+    }
+
+    /**
+     * Adds several checked ids to entity index {@code idx}: the ids no write-time trait applies to
+     * move the entity once, straight to its final table; the others follow one by one.
+     */
+    public void addAll(int idx, long[] ids) {
+        long[] type = moves.tableOf(idx).type();
+        var rest = new LongArrayList();
+        for (long id : ids) {
+            if (traits.isPlainAdd(id)) {
+                type = Types.insert(type, id); // no intermediate tables: only the final one is made
+            } else {
+                rest.add(id);
+            }
+        }
+        moves.move(idx, type);
+        for (int i = 0; i < rest.size(); i++) {
+            add(idx, rest.getLong(i));
+        }
+    }
+
+    /** Adds one checked id to entity index {@code idx} under the traits; an id it has changes nothing. */
+    public void add(int idx, long id) {
+        Table t = moves.tableOf(idx);
+        if (t.hasId(id)) {
+            return;
+        }
+        if (!Ids.isPair(id)) {
+            moves.move(idx, tables.withId(t, id));
+            applyWith(idx, Ids.index(id), -1);
+            return;
+        }
+        int rel = Ids.first(id), tgt = Ids.second(id);
+        checkPair(idx, rel, tgt);
+        var replaced = new LongArrayList();
+        long[] type = t.type();
+        if (traits.has(rel, Builtin.EXCLUSIVE)) {
+            type = Types.withoutPairsOf(type, rel, replaced);
+        }
+        String name = entities.name(idx);
+        if (rel == Ids.index(Builtin.CHILD_OF) && name != null) {
+            long other = names.child(tgt, name);
+            if (other != 0 && other != entities.idOf(idx)) {
+                throw new ConstraintException("cannot move '" + name + "' under " + paths.path(tgt)
+                        + ": a child with that name exists");
+            }
+        }
+        moves.move(idx, replaced.isEmpty() ? tables.withId(t, id) : tables.forType(Types.insert(type, id)));
+        if (traits.has(rel, Builtin.SYMMETRIC)) {
+            for (int k = 0; k < replaced.size(); k++) {
+                int oldTgt = Ids.second(replaced.getLong(k));
+                if (oldTgt != idx && entities.isAliveIndex(oldTgt)) {
+                    remove(oldTgt, Ids.pairOfIndices(rel, idx));
+                }
+            }
+            if (tgt != idx) {
+                add(tgt, Ids.pairOfIndices(rel, idx));
+            }
+        }
+        applyWith(idx, rel, tgt);
+    }
+
+    /** {@code (With, X)} on {@code idIndex}: adds X (or {@code (X, target)} for a relationship) too. */
+    private void applyWith(int idx, int idIndex, int target) {
+        int with = Ids.index(Builtin.WITH);
+        for (long w : traits.typeOf(idIndex)) {
+            if (Ids.isPair(w) && Ids.first(w) == with) {
+                int x = Ids.second(w);
+                long add = target < 0 ? entities.getAny(x) : Ids.pairOfIndices(x, target);
+                if (add != 0 && !moves.tableOf(idx).hasId(add)) {
+                    add(idx, add);
+                }
+            }
+        }
+    }
+
+    private void checkPair(int idx, int rel, int tgt) {
+        int childOf = Ids.index(Builtin.CHILD_OF), isA = Ids.index(Builtin.IS_A);
+        if (rel == childOf || rel == isA) {
+            if (tgt == idx || traits.reaches(tgt, rel, idx)) {
+                throw new ConstraintException("cannot add (" + paths.elementName(rel) + ", " + paths.elementName(tgt) + ") to "
+                        + paths.elementName(idx) + ": it would make a cycle (" + paths.elementName(rel) + " is Acyclic)");
+            }
+        }
+        if (rel == isA && traits.has(tgt, Builtin.FINAL)) {
+            throw new ConstraintException("cannot add (IsA, " + paths.elementName(tgt) + "): " + paths.elementName(tgt) + " is Final");
+        }
+        int scope = traits.oneOfScope(rel);
+        if (scope != 0 && paths.parentIndex(tgt) != scope) {
+            throw new ConstraintException("cannot add (" + paths.elementName(rel) + ", " + paths.elementName(tgt) + "): "
+                    + paths.elementName(rel) + " is OneOf and the target is not a child of " + paths.elementName(scope));
+        }
+    }
+
+    /**
+     * Removes an id from entity index {@code idx}; a pattern with wildcards removes every matching
+     * id. Removing never triggers cleanup policies (Flecs v4, Tecs: remove never cascades).
+     * Symmetric pairs lose their mirror too.
+     */
+    public void removeMatching(int idx, long pattern) {
+        if (!Ids.isWildcard(pattern)) {
+            remove(idx, pattern);
+            return;
+        }
+        for (long have : moves.tableOf(idx).type()) {
+            if (Types.matches(pattern, have)) {
+                remove(idx, have);
+            }
+        }
+    }
+
+    /** Removes one concrete id from entity index {@code idx} (nothing when it lacks it). */
+    public void remove(int idx, long id) {
+        Table t = moves.tableOf(idx);
+        if (!t.hasId(id)) {
+            return;
+        }
+        String name = entities.name(idx);
+        if (Ids.isPair(id) && Ids.first(id) == Ids.index(Builtin.CHILD_OF) && name != null) {
+            long other = names.child(0, name);
+            if (other != 0 && other != entities.idOf(idx)) {
+                throw new ConstraintException("cannot remove the parent of " + paths.path(idx)
+                        + ": a root entity named '" + name + "' exists");
+            }
+        }
+        moves.move(idx, tables.withoutId(t, id));
+        if (Ids.isPair(id)) {
+            int rel = Ids.first(id), tgt = Ids.second(id);
+            if (tgt != idx && entities.isAliveIndex(tgt) && traits.has(rel, Builtin.SYMMETRIC)) {
+                remove(tgt, Ids.pairOfIndices(rel, idx));
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package dev.quiver.storage.rules;
+
+import dev.quiver.index.Ids;
+import dev.quiver.storage.Builtin;
+import dev.quiver.storage.entity.EntityIndex;
+import dev.quiver.storage.table.TableSet;
+import dev.quiver.storage.table.Types;
+
+/**
+ * Reads the traits and policies an entity carries as ids of its own type (Flecs v4: traits are
+ * tags and pairs on the relationship or component entity): {@code Exclusive}, {@code Symmetric},
+ * {@code (With, X)}, {@code OneOf} / {@code (OneOf, P)}, {@code Final}, {@code PairIsTag}, and the
+ * cleanup policies {@code (OnDelete | OnDeleteTarget, Remove | Delete | Panic)}. Read-only.
+ */
+public final class Traits {
+    private final EntityIndex entities;
+    private final TableSet tables;
+
+    public Traits(EntityIndex entities, TableSet tables) {
+        this.entities = entities;
+        this.tables = tables;
+    }
+
+    /** The type of entity index {@code i}. */
+    public long[] typeOf(int i) {
+        return tables.get(entities.table(i)).type();
+    }
+
+    /** True when entity index {@code i} owns the id {@code trait} (a tag such as {@link Builtin#EXCLUSIVE}). */
+    public boolean has(int i, long trait) {
+        return tables.get(entities.table(i)).hasId(trait);
+    }
+
+    /** True when relationship index {@code rel} is alive and has PairIsTag (its pairs carry no data). */
+    public boolean pairIsTag(int rel) {
+        return entities.isAliveIndex(rel) && has(rel, Builtin.PAIR_IS_TAG);
+    }
+
+    /**
+     * The cleanup action of entity index {@code i} for a condition ({@link Builtin#ON_DELETE} or
+     * {@link Builtin#ON_DELETE_TARGET}) as an entity index: Remove (the default), Delete or Panic.
+     */
+    public int cleanupAction(int i, long condition) {
+        int action = Types.target(typeOf(i), Ids.index(condition));
+        return action != 0 ? action : Ids.index(Builtin.REMOVE);
+    }
+
+    /**
+     * The OneOf scope of relationship index {@code rel}: {@code rel} itself when it has the OneOf
+     * tag (targets must be its children), P for {@code (OneOf, P)}, 0 when it has neither.
+     */
+    public int oneOfScope(int rel) {
+        if (has(rel, Builtin.ONE_OF)) {
+            return rel;
+        }
+        return Types.target(typeOf(rel), Ids.index(Builtin.ONE_OF));
+    }
+
+    /**
+     * True when adding {@code id} has no effect beyond the id itself: no write-time trait applies
+     * (Exclusive, Symmetric, With, OneOf, ChildOf, IsA). Such ids may be added in bulk.
+     */
+    public boolean isPlainAdd(long id) {
+        int subject = Ids.isPair(id) ? Ids.first(id) : Ids.index(id);
+        if (Ids.isPair(id) && (subject == Ids.index(Builtin.CHILD_OF) || subject == Ids.index(Builtin.IS_A))) {
+            return false;
+        }
+        int with = Ids.index(Builtin.WITH), oneOf = Ids.index(Builtin.ONE_OF);
+        for (long t : typeOf(subject)) {
+            if (t == Builtin.EXCLUSIVE || t == Builtin.SYMMETRIC || t == Builtin.ONE_OF) {
+                return false;
+            }
+            if (Ids.isPair(t) && (Ids.first(t) == with || Ids.first(t) == oneOf)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * True when {@code to} is reachable from {@code from} over pairs of {@code rel} (forward: from
+     * a source to its targets, through every path; cycles terminate).
+     */
+    public boolean reaches(int from, int rel, int to) {
+        var seen = new it.unimi.dsi.fastutil.ints.IntOpenHashSet();
+        var stack = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        stack.add(from);
+        while (!stack.isEmpty()) {
+            int x = stack.popInt();
+            if (!seen.add(x)) {
+                continue;
+            }
+            for (long id : typeOf(x)) {
+                if (Ids.isPair(id) && Ids.first(id) == rel) {
+                    int t = Ids.second(id);
+                    if (t == to) {
+                        return true;
+                    }
+                    stack.add(t);
+                }
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,163 @@
+package dev.quiver.storage.rules;
+
+import dev.quiver.index.Ids;
+import dev.quiver.storage.Builtin;
+import dev.quiver.storage.ConstraintException;
+import dev.quiver.storage.FieldType;
+import dev.quiver.storage.Schema;
+import dev.quiver.storage.ValueException;
+import dev.quiver.storage.entity.EntityIndex;
+import dev.quiver.storage.table.Column;
+import dev.quiver.storage.table.Schemas;
+import dev.quiver.storage.table.Table;
+import dev.quiver.storage.table.TableMoves;
+import dev.quiver.storage.table.TableSet;
+import dev.quiver.storage.tx.Changes;
+
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * Components and their values (Flecs v4 components, with the field types of Flecs meta):
+ * declaring a component's schema, setting values (adding the id first) and reading them. Values
+ * come as a {@code Map} of field names (missing fields keep their value), a Java record, or an
+ * {@code Object[]} in field order. Not thread-safe; mutations run inside a transaction.
+ */
+public final class Values {
+    private final EntityIndex entities;
+    private final TableSet tables;
+    private final TableMoves moves;
+    private final Schemas schemas;
+    private final TraitRules rules;
+    private final Paths paths;
+    private final Changes changes;
+
+    private static final Object NO_VALUE = new Object();
+
+    public Values(EntityIndex entities, TableSet tables, TableMoves moves, Schemas schemas, TraitRules rules,
+                  Paths paths, Changes changes) {
+        this.entities = entities;
+        this.tables = tables;
+        this.moves = moves;
+        this.schemas = schemas;
+        this.rules = rules;
+        this.paths = paths;
+        this.changes = changes;
+    }
+
+    /**
+     * Gives component entity {@code c} a schema and the Component tag. Re-declaring with the same
+     * schema changes nothing.
+     *
+     * @throws ConstraintException when it already has another schema, or is already in use as an
+     *                             id (its tables would change layout)
+     */
+    public void declare(long c, Schema schema) {
+        int ci = Ids.index(c);
+        Schema old = schemas.get(ci);
+        if (old != null) {
+            if (!old.equals(schema)) {
+                throw new ConstraintException("component " + paths.path(ci) + " already has schema " + old);
+            }
+            return;
+        }
+        if (tables.records().contains(c) || tables.records().contains(Ids.pairOfIndices(ci, Ids.WILDCARD_INDEX))
+                || tables.records().contains(Ids.pairOfIndices(Ids.WILDCARD_INDEX, ci))) {
+            throw new ConstraintException("cannot give " + paths.path(ci) + " a schema: it is already in use as an id");
+        }
+        schemas.put(ci, schema);
+        changes.schema(ci);
+        rules.add(ci, Builtin.COMPONENT);
+    }
+
+    /**
+     * Checks and converts a value for {@code id} before a transaction starts.
+     *
+     * @return the field values in field order ({@code NO_VALUE} where a map leaves a field as it is)
+     * @throws ValueException when the id is a tag or the value does not fit the schema
+     */
+    public Object[] prepare(long id, Object value) {
+        Schema s = schemas.of(id);
+        if (s == null) {
+            throw new ValueException(paths.idToString(id) + " is a tag: it carries no value");
+        }
+        return toFieldValues(s, value, paths.idToString(id));
+    }
+
+    /** Sets prepared field values of {@code id} on entity index {@code idx}, adding the id first. */
+    public void set(int idx, long id, Object[] vals) {
+        rules.add(idx, id);
+        Schema s = schemas.of(id);
+        Table t = moves.tableOf(idx);
+        Column c = t.column(id);
+        int row = entities.row(idx);
+        for (int f = 0; f < s.size(); f++) {
+            if (vals[f] == NO_VALUE) {
+                continue;
+            }
+            if (s.field(f).type() == FieldType.STRING) {
+                c.setString(f, row, (String) vals[f]);
+            } else {
+                c.setWord(f, row, (Long) vals[f]);
+            }
+        }
+        changes.row(t.id(), row);
+    }
+
+    /** The value of a data id on entity index {@code idx} as an ordered field map, or null when absent. */
+    public Map<String, Object> get(int idx, long id) {
+        Column c = moves.tableOf(idx).column(id);
+        return c == null ? null : c.row(entities.row(idx));
+    }
+
+    private static Object[] toFieldValues(Schema s, Object value, String what) {
+        Object[] out = new Object[s.size()];
+        Arrays.fill(out, NO_VALUE);
+        if (value instanceof Map) {
+            for (var en : ((Map<?, ?>) value).entrySet()) {
+                String k = String.valueOf(en.getKey());
+                int f = s.indexOf(k);
+                if (f < 0) {
+                    throw new ValueException(what + " has no field '" + k + "' (fields: " + s + ")");
+                }
+                out[f] = convert(s.field(f), en.getValue());
+            }
+        } else if (value instanceof Record) {
+            var rcs = value.getClass().getRecordComponents();
+            for (var rc : rcs) {
+                int f = s.indexOf(rc.getName());
+                if (f < 0) {
+                    throw new ValueException(what + " has no field '" + rc.getName() + "' (fields: " + s + ")");
+                }
+                try {
+                    var accessor = rc.getAccessor();
+                    accessor.setAccessible(true); // records declared package-private by the caller
+                    out[f] = convert(s.field(f), accessor.invoke(value));
+                } catch (ReflectiveOperationException | SecurityException | IllegalArgumentException ex) {
+                    throw new ValueException("cannot read record component " + rc.getName() + ": " + ex);
+                }
+            }
+        } else if (value instanceof Object[]) {
+            Object[] arr = (Object[]) value;
+            if (arr.length > s.size()) {
+                throw new ValueException(what + " has " + s.size() + " fields, got " + arr.length + " values");
+            }
+            for (int f = 0; f < arr.length; f++) {
+                out[f] = convert(s.field(f), arr[f]);
+            }
+        } else {
+            throw new ValueException(what + " needs an object value, got " + FieldType.describe(value));
+        }
+        return out;
+    }
+
+    private static Object convert(Schema.Field f, Object v) {
+        if (f.type() == FieldType.STRING) {
+            if (!(v instanceof String)) {
+                throw new ValueException("field '" + f.name() + "' is a string, got " + FieldType.describe(v));
+            }
+            return v;
+        }
+        return f.type().toRaw(f.name(), v);
+    }
+}

@@ -1,0 +1,267 @@
+package dev.quiver.storage.table;
+
+import dev.quiver.index.IdRecords;
+import dev.quiver.index.Ids;
+import dev.quiver.storage.Schema;
+import dev.quiver.storage.tx.Changes;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Every table of a world (Flecs v4 archetypes), found by id, by type, and through the component
+ * index ({@link IdRecords}: id to the tables holding it), plus the table graph: each table caches
+ * its add and remove edges (the table an entity moves to when one id is added or removed), so that
+ * a move costs one hash probe on a small map instead of hashing a whole type.
+ *
+ * <p>Table 0 is the root table (empty type). Dropped table ids are reused by new tables, so the
+ * id space stays dense. Not thread-safe.
+ */
+public final class TableSet {
+    private final Changes changes;
+    private final Schemas schemas;
+    private ArrayList<Table> tables = new ArrayList<>();
+    private HashMap<TypeKey, Table> byType = new HashMap<>();
+    private IntArrayList freeIds = new IntArrayList();
+    private final IdRecords<Table> records = new IdRecords<>();
+    /** Add and remove edges per table id (null until the table has one). */
+    private ArrayList<Long2ObjectOpenHashMap<Table>> addEdges = new ArrayList<>();
+    private ArrayList<Long2ObjectOpenHashMap<Table>> removeEdges = new ArrayList<>();
+
+    private record TypeKey(long[] type) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof TypeKey && Arrays.equals(((TypeKey) o).type, type);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(type);
+        }
+    }
+
+    public TableSet(Changes changes, Schemas schemas) {
+        this.changes = changes;
+        this.schemas = schemas;
+    }
+
+    /** Forgets every table (before a reload). */
+    public void clear() {
+        tables = new ArrayList<>();
+        byType = new HashMap<>();
+        freeIds = new IntArrayList();
+        records.clear();
+        clearEdges();
+    }
+
+    /** The table with id {@code id}, or null when it was dropped or never existed. */
+    public Table get(int id) {
+        return id < tables.size() ? tables.get(id) : null;
+    }
+
+    /** One past the highest table id. */
+    public int size() {
+        return tables.size();
+    }
+
+    /** The component index. */
+    public IdRecords<Table> records() {
+        return records;
+    }
+
+    /** Calls {@code action} with every table, in id order. */
+    public void forEach(Consumer<Table> action) {
+        for (Table t : tables) {
+            if (t != null) {
+                action.accept(t);
+            }
+        }
+    }
+
+    /** Every table, in id order. */
+    public List<Table> all() {
+        var out = new ArrayList<Table>(tables.size());
+        forEach(out::add);
+        return out;
+    }
+
+    /** The table of {@code from}'s type plus {@code id} (through the add edge). */
+    public Table withId(Table from, long id) {
+        Long2ObjectOpenHashMap<Table> edges = edges(addEdges, from.id());
+        Table to = edges.get(id);
+        if (to == null) {
+            to = forType(Types.insert(from.type(), id));
+            edges.put(id, to);
+        }
+        return to;
+    }
+
+    /** The table of {@code from}'s type minus {@code id} (through the remove edge). */
+    public Table withoutId(Table from, long id) {
+        Long2ObjectOpenHashMap<Table> edges = edges(removeEdges, from.id());
+        Table to = edges.get(id);
+        if (to == null) {
+            to = forType(Types.remove(from.type(), id));
+            edges.put(id, to);
+        }
+        return to;
+    }
+
+    private static Long2ObjectOpenHashMap<Table> edges(ArrayList<Long2ObjectOpenHashMap<Table>> all, int id) {
+        while (all.size() <= id) {
+            all.add(null);
+        }
+        Long2ObjectOpenHashMap<Table> m = all.get(id);
+        if (m == null) {
+            m = new Long2ObjectOpenHashMap<>(4);
+            all.set(id, m);
+        }
+        return m;
+    }
+
+    private void clearEdges() {
+        addEdges = new ArrayList<>();
+        removeEdges = new ArrayList<>();
+    }
+
+    /** The table of a type, created (and filed in the component index) when it is new. */
+    public Table forType(long[] type) {
+        Table t = byType.get(new TypeKey(type));
+        if (t != null) {
+            return t;
+        }
+        t = create(freeIds.isEmpty() ? tables.size() : freeIds.popInt(), type);
+        changes.table(t.id());
+        changes.meta();
+        return t;
+    }
+
+    /** Creates table {@code id} of a type with columns for the ids that carry data, and files it. */
+    public Table create(int id, long[] type) {
+        var colIds = new LongArrayList();
+        var colSchemas = new ArrayList<Schema>();
+        for (long x : type) {
+            Schema s = schemas.of(x);
+            if (s != null) {
+                colIds.add(x);
+                colSchemas.add(s);
+            }
+        }
+        Table t = new Table(id, type, colIds.toLongArray(), colSchemas.toArray(new Schema[0]));
+        place(t);
+        for (long k : Types.recordKeys(type)) {
+            records.add(k, t);
+            changes.record(k);
+        }
+        return t;
+    }
+
+    /**
+     * Puts a table read from a committed state in its slot, without filing it in the component
+     * index (whose records are read separately).
+     */
+    public void restore(Table t) {
+        place(t);
+    }
+
+    private void place(Table t) {
+        int id = t.id();
+        if (id < 0) {
+            throw new IllegalArgumentException("table id " + id);
+        }
+        while (tables.size() <= id) {
+            tables.add(null);
+        }
+        if (tables.get(id) != null) {
+            throw new IllegalStateException("table id " + id + " twice");
+        }
+        tables.set(id, t);
+        byType.put(new TypeKey(t.type()), t);
+    }
+
+    /** Before loading: table ids below {@code count} may be restored. */
+    public void reserve(int count) {
+        while (tables.size() < count) {
+            tables.add(null);
+        }
+    }
+
+    /** After loading: every slot below {@code count} without a table is free for reuse. */
+    public void restoreFreeIds(int count) {
+        while (tables.size() < count) {
+            tables.add(null);
+        }
+        freeIds = new IntArrayList();
+        for (int i = 1; i < tables.size(); i++) {
+            if (tables.get(i) == null) {
+                freeIds.add(i);
+            }
+        }
+    }
+
+    /** Drops the tables among {@code ids} that are empty (the root table stays). */
+    public void dropEmpty(IntOpenHashSet ids) {
+        var empty = new ArrayList<Table>();
+        for (int id : ids) {
+            Table t = get(id);
+            if (t != null && id != 0 && t.count() == 0) {
+                empty.add(t);
+            }
+        }
+        drop(empty);
+    }
+
+    /**
+     * Drops the tables whose type names one of the {@code doomed} entities (given with the
+     * generation they had), found through the component index. They must be empty.
+     */
+    public void dropReferring(long[] doomed) {
+        var seen = new IntOpenHashSet();
+        var drop = new ArrayList<Table>();
+        for (long e : doomed) {
+            int x = Ids.index(e);
+            for (long key : new long[] {e, Ids.pairOfIndices(x, Ids.WILDCARD_INDEX), Ids.pairOfIndices(Ids.WILDCARD_INDEX, x)}) {
+                for (Table t : records.get(key)) {
+                    if (seen.add(t.id())) {
+                        drop.add(t);
+                    }
+                }
+            }
+        }
+        drop(drop);
+    }
+
+    /** Drops empty tables from the table list, the type map, the component index and the graph. */
+    public void drop(List<Table> drop) {
+        if (drop.isEmpty()) {
+            return;
+        }
+        var dropped = new IntOpenHashSet();
+        var keys = new LongOpenHashSet();
+        for (Table t : drop) {
+            if (t.count() != 0) {
+                throw new IllegalStateException("table " + t + " still has rows after cleanup");
+            }
+            dropped.add(t.id());
+            tables.set(t.id(), null);
+            freeIds.add(t.id());
+            byType.remove(new TypeKey(t.type()));
+            changes.table(t.id());
+            keys.addAll(Types.recordKeys(t.type()));
+        }
+        changes.meta();
+        for (long k : keys) {
+            records.removeIf(k, t -> dropped.contains(t.id()));
+            changes.record(k);
+        }
+        clearEdges();
+    }
+}

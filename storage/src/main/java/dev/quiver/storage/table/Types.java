@@ -1,0 +1,134 @@
+package dev.quiver.storage.table;
+
+import dev.quiver.index.Ids;
+import dev.quiver.storage.Builtin;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+
+import java.util.Arrays;
+
+/**
+ * Operations on types, the sorted id vectors of tables (Flecs v4 {@code ecs_type_t}): insertion,
+ * removal, the pairs of a relationship, wildcard matching, and the component-index keys a type
+ * files under. Each rule exists here once; the world and the query module use it.
+ */
+public final class Types {
+    private Types() {}
+
+    /** The type with {@code id} added (the same array when it is already there). */
+    public static long[] insert(long[] type, long id) {
+        int pos = Arrays.binarySearch(type, id);
+        if (pos >= 0) {
+            return type;
+        }
+        pos = -pos - 1;
+        long[] nt = new long[type.length + 1];
+        System.arraycopy(type, 0, nt, 0, pos);
+        nt[pos] = id;
+        System.arraycopy(type, pos, nt, pos + 1, type.length - pos);
+        return nt;
+    }
+
+    /** The type without {@code id} (the same array when it is absent). */
+    public static long[] remove(long[] type, long id) {
+        int pos = Arrays.binarySearch(type, id);
+        if (pos < 0) {
+            return type;
+        }
+        long[] nt = new long[type.length - 1];
+        System.arraycopy(type, 0, nt, 0, pos);
+        System.arraycopy(type, pos + 1, nt, pos, nt.length - pos);
+        return nt;
+    }
+
+    /**
+     * True when a concrete id matches a pattern id that may hold {@code *} or {@code _} (Flecs v4
+     * wildcard matching: either may stand for any element of a pair, or for any plain id).
+     */
+    public static boolean matches(long pattern, long id) {
+        if (pattern == id) {
+            return true;
+        }
+        if (!Ids.isPair(pattern)) {
+            return pattern == Ids.WILDCARD || pattern == Ids.ANY;
+        }
+        if (!Ids.isPair(id)) {
+            return false;
+        }
+        int pf = Ids.first(pattern), ps = Ids.second(pattern);
+        boolean f = pf == Ids.WILDCARD_INDEX || pf == Ids.ANY_INDEX || pf == Ids.first(id);
+        boolean s = ps == Ids.WILDCARD_INDEX || ps == Ids.ANY_INDEX || ps == Ids.second(id);
+        return f && s;
+    }
+
+    /** True when some id of the type matches {@code pattern} ({@link #matches}). */
+    public static boolean hasMatch(long[] type, long pattern) {
+        if (!Ids.isWildcard(pattern)) {
+            return Arrays.binarySearch(type, pattern) >= 0;
+        }
+        for (long have : type) {
+            if (matches(pattern, have)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The target index of the first pair {@code (relationship, T)} of the type, or 0 when there is
+     * none (for an Exclusive relationship, the only one).
+     */
+    public static int target(long[] type, int relationship) {
+        for (long id : type) {
+            if (Ids.isPair(id) && Ids.first(id) == relationship) {
+                return Ids.second(id);
+            }
+        }
+        return 0;
+    }
+
+    /** The target indices of every pair {@code (relationship, T)} of the type, in id order. */
+    public static int[] targets(long[] type, int relationship) {
+        var out = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        for (long id : type) {
+            if (Ids.isPair(id) && Ids.first(id) == relationship) {
+                out.add(Ids.second(id));
+            }
+        }
+        return out.toIntArray();
+    }
+
+    /** The type without any pair of {@code relationship}; the removed pairs go to {@code removed}. */
+    public static long[] withoutPairsOf(long[] type, int relationship, LongArrayList removed) {
+        var keep = new LongArrayList(type.length);
+        for (long old : type) {
+            if (Ids.isPair(old) && Ids.first(old) == relationship) {
+                removed.add(old);
+            } else {
+                keep.add(old);
+            }
+        }
+        return keep.size() == type.length ? type : keep.toLongArray();
+    }
+
+    /** The parent index: the target of the type's {@code (ChildOf, P)} pair, or 0 for a root. */
+    public static int parent(long[] type) {
+        return target(type, Ids.index(Builtin.CHILD_OF));
+    }
+
+    /**
+     * The component-index records a table of this type files under: each id of the type, and for
+     * each pair {@code (R,T)} also {@code (R,*)} and {@code (*,T)}; each key once.
+     */
+    public static LongOpenHashSet recordKeys(long[] type) {
+        var keys = new LongOpenHashSet(type.length * 3);
+        for (long x : type) {
+            keys.add(x);
+            if (Ids.isPair(x)) {
+                keys.add(Ids.pairOfIndices(Ids.first(x), Ids.WILDCARD_INDEX));
+                keys.add(Ids.pairOfIndices(Ids.WILDCARD_INDEX, Ids.second(x)));
+            }
+        }
+        return keys;
+    }
+}

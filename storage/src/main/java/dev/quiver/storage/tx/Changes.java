@@ -1,0 +1,130 @@
+package dev.quiver.storage.tx;
+
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+
+/**
+ * What the open transaction changed, in the units that persistence needs to know: the only thing
+ * mutation code talks to about durability. Mutation code says what it changed (an entity, a row of
+ * a table, a component-index record, the entries pointing at a target); at commit the storage
+ * format turns these into the pages to rewrite, so no mutation code knows the page layout.
+ *
+ * <p>Units are coarse enough that bulk work stays cheap: entities and names in blocks of
+ * {@code 1 << ENTITY_BLOCK_SHIFT} indices, table rows in chunks of {@code 1 << ROW_CHUNK_SHIFT}
+ * rows, reverse-index entries in blocks of {@code 1 << TARGET_BLOCK_SHIFT} targets. The format
+ * aligns its pages with these units. Not thread-safe.
+ */
+public final class Changes {
+    public static final int ENTITY_BLOCK_SHIFT = 10;
+    public static final int ROW_CHUNK_SHIFT = 10;
+    public static final int TARGET_BLOCK_SHIFT = 6;
+
+    private boolean meta;
+    private final IntOpenHashSet schemas = new IntOpenHashSet();
+    private final IntOpenHashSet entityBlocks = new IntOpenHashSet();
+    private final IntOpenHashSet nameBlocks = new IntOpenHashSet();
+    private final IntOpenHashSet tables = new IntOpenHashSet();
+    private final LongOpenHashSet rowChunks = new LongOpenHashSet();
+    private final LongOpenHashSet records = new LongOpenHashSet();
+    private final IntOpenHashSet targetBlocks = new IntOpenHashSet();
+    private final IntOpenHashSet shrunk = new IntOpenHashSet();
+
+    /** The world's counters changed (next entity index, table count, free list). */
+    public void meta() {
+        meta = true;
+    }
+
+    /** The schema of component entity {@code index} was set or removed. */
+    public void schema(int index) {
+        schemas.add(index);
+    }
+
+    /** The state, generation or name of entity {@code index} changed. */
+    public void entity(int index) {
+        entityBlocks.add(index >>> ENTITY_BLOCK_SHIFT);
+    }
+
+    /** The name-index entry of entity {@code index} was added, removed or moved. */
+    public void name(int index) {
+        nameBlocks.add(index >>> ENTITY_BLOCK_SHIFT);
+    }
+
+    /** Table {@code id} was created or dropped. */
+    public void table(int id) {
+        tables.add(id);
+    }
+
+    /** Row {@code row} of table {@code id} changed (an entity or a value); negative rows are ignored. */
+    public void row(int id, int row) {
+        if (row < 0) {
+            return;
+        }
+        tables.add(id);
+        rowChunks.add(((long) id << 20) | (row >>> ROW_CHUNK_SHIFT));
+    }
+
+    /** Table {@code id} lost rows: it is dropped at commit if empty. */
+    public void shrunk(int id) {
+        shrunk.add(id);
+    }
+
+    /** The component-index record of {@code key} changed, appeared or disappeared. */
+    public void record(long key) {
+        records.add(key);
+    }
+
+    /** The reverse-index entries of target {@code index} changed. */
+    public void target(int index) {
+        targetBlocks.add(index >>> TARGET_BLOCK_SHIFT);
+    }
+
+    public boolean metaChanged() {
+        return meta;
+    }
+
+    public IntOpenHashSet schemas() {
+        return schemas;
+    }
+
+    public IntOpenHashSet entityBlocks() {
+        return entityBlocks;
+    }
+
+    public IntOpenHashSet nameBlocks() {
+        return nameBlocks;
+    }
+
+    public IntOpenHashSet tables() {
+        return tables;
+    }
+
+    /** Changed row chunks as {@code (table id << 20) | chunk}. */
+    public LongOpenHashSet rowChunks() {
+        return rowChunks;
+    }
+
+    public LongOpenHashSet records() {
+        return records;
+    }
+
+    public IntOpenHashSet targetBlocks() {
+        return targetBlocks;
+    }
+
+    public IntOpenHashSet shrunk() {
+        return shrunk;
+    }
+
+    /** Forgets everything (after a commit or a rollback). */
+    public void clear() {
+        meta = false;
+        schemas.clear();
+        entityBlocks.clear();
+        nameBlocks.clear();
+        tables.clear();
+        rowChunks.clear();
+        records.clear();
+        targetBlocks.clear();
+        shrunk.clear();
+    }
+}
