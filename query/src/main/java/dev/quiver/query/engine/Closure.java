@@ -2,6 +2,7 @@ package dev.quiver.query.engine;
 
 import dev.quiver.index.Ids;
 import dev.quiver.storage.table.Table;
+import dev.quiver.storage.table.Types;
 import dev.quiver.storage.World;
 import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
@@ -97,7 +98,7 @@ final class Closure {
             if (type == null) {
                 continue;
             }
-            for (int k = first(type, rel); k < type.length && Ids.isPair(type[k]) && Ids.first(type[k]) == rel; k++) {
+            for (int k = Types.pairsStart(type, rel); Types.isPairOf(type, k, rel); k++) {
                 int z = Ids.second(type[k]);
                 if (bfsMarks.mark(z)) {
                     result.add(z);
@@ -119,9 +120,9 @@ final class Closure {
             return lastTableClosure;
         }
         long[] type = t.type();
-        int start = first(type, rel);
+        int start = Types.pairsStart(type, rel);
         int end = start;
-        while (end < type.length && Ids.isPair(type[end]) && Ids.first(type[end]) == rel) {
+        while (Types.isPairOf(type, end, rel)) {
             end++;
         }
         int[] out;
@@ -216,7 +217,7 @@ final class Closure {
             if (type == null) {
                 continue;
             }
-            for (int k = first(type, rel); k < type.length && Ids.isPair(type[k]) && Ids.first(type[k]) == rel; k++) {
+            for (int k = Types.pairsStart(type, rel); Types.isPairOf(type, k, rel); k++) {
                 int z = Ids.second(type[k]);
                 if (z == t) {
                     return true;
@@ -238,21 +239,6 @@ final class Closure {
             }
         }
         return false;
-    }
-
-    /** Index of the first (R, *) pair in a sorted type (or where it would be). */
-    static int first(long[] type, int rel) {
-        long key = Ids.pairOfIndices(rel, 0);
-        int lo = 0, hi = type.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (type[mid] < key) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 
     private long[] typeOf(int index) {

@@ -4,6 +4,7 @@ import dev.quiver.index.Ids;
 import dev.quiver.query.plan.ResolvedTerm;
 import dev.quiver.query.plan.Step;
 import dev.quiver.storage.table.Table;
+import dev.quiver.storage.table.Types;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 
 /**
@@ -184,10 +185,7 @@ final class TransitiveOps {
 
     /** True when the table's type holds some (rel, *) pair. */
     private static boolean hasPair(Table t, long rel) {
-        long[] type = t.type();
-        int r = Ids.index(rel);
-        int k = Closure.first(type, r);
-        return k < type.length && Ids.isPair(type[k]) && Ids.first(type[k]) == r;
+        return Types.hasPairOf(t.type(), Ids.index(rel));
     }
 
     private Closure closure(long rel) {

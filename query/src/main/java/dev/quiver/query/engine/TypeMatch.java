@@ -1,6 +1,7 @@
 package dev.quiver.query.engine;
 
 import dev.quiver.index.Ids;
+import dev.quiver.storage.table.Types;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 /**
@@ -51,7 +52,7 @@ final class TypeMatch {
         int s = second == 0 ? -1 : Ids.index(second);
         if (first != 0) {
             int f = Ids.index(first);
-            for (int k = Closure.first(type, f); k < type.length && Ids.isPair(type[k]) && Ids.first(type[k]) == f; k++) {
+            for (int k = Types.pairsStart(type, f); Types.isPairOf(type, k, f); k++) {
                 if (s < 0 || Ids.second(type[k]) == s) {
                     out.add(type[k]);
                     if (anySecond) {

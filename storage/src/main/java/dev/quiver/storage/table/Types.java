@@ -75,27 +75,54 @@ public final class Types {
     }
 
     /**
+     * Where the pairs of {@code relationship} start in a type: pairs sort before plain ids and the
+     * pairs of one relationship are contiguous, so they are {@code type[k]} for k from this
+     * position while {@link #isPairOf} holds (a binary search, then a short scan).
+     */
+    public static int pairsStart(long[] type, int relationship) {
+        long key = Ids.pairOfIndices(relationship, 0);
+        int lo = 0, hi = type.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (type[mid] < key) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** True when {@code type[k]} exists and is a pair of {@code relationship}. */
+    public static boolean isPairOf(long[] type, int k, int relationship) {
+        return k < type.length && Ids.isPair(type[k]) && Ids.first(type[k]) == relationship;
+    }
+
+    /** True when the type holds some pair {@code (relationship, T)}. */
+    public static boolean hasPairOf(long[] type, int relationship) {
+        return isPairOf(type, pairsStart(type, relationship), relationship);
+    }
+
+    /**
      * The target index of the first pair {@code (relationship, T)} of the type, or 0 when there is
      * none (for an Exclusive relationship, the only one).
      */
     public static int target(long[] type, int relationship) {
-        for (long id : type) {
-            if (Ids.isPair(id) && Ids.first(id) == relationship) {
-                return Ids.second(id);
-            }
-        }
-        return 0;
+        int k = pairsStart(type, relationship);
+        return isPairOf(type, k, relationship) ? Ids.second(type[k]) : 0;
     }
 
     /** The target indices of every pair {@code (relationship, T)} of the type, in id order. */
     public static int[] targets(long[] type, int relationship) {
-        var out = new it.unimi.dsi.fastutil.ints.IntArrayList();
-        for (long id : type) {
-            if (Ids.isPair(id) && Ids.first(id) == relationship) {
-                out.add(Ids.second(id));
-            }
+        int from = pairsStart(type, relationship), to = from;
+        while (isPairOf(type, to, relationship)) {
+            to++;
         }
-        return out.toIntArray();
+        int[] out = new int[to - from];
+        for (int k = from; k < to; k++) {
+            out[k - from] = Ids.second(type[k]);
+        }
+        return out;
     }
 
     /** The type without any pair of {@code relationship}; the removed pairs go to {@code removed}. */
