@@ -70,6 +70,11 @@ public final class IdRecords<T> {
         return false;
     }
 
+    /** Drops a whole record. */
+    public void remove(long key) {
+        records.remove(key);
+    }
+
     /** Number of records. */
     public int size() {
         return records.size();

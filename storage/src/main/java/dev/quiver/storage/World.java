@@ -1,5 +1,6 @@
 package dev.quiver.storage;
 
+import dev.quiver.error.BadInputException;
 import dev.quiver.error.CorruptionException;
 import dev.quiver.error.QuiverException;
 import dev.quiver.index.Ids;
@@ -84,6 +85,8 @@ public final class World implements AutoCloseable {
     private final Checker checker;
 
     private int txDepth;
+    /** The open transaction has started writing (its pages are computed): a rollback reloads all. */
+    private boolean committing;
 
     /** One persistent page, for snapshots: the map it belongs to, its key and its blob. */
     public record Page(String mapName, long key, byte[] blob) {}
@@ -231,10 +234,11 @@ public final class World implements AutoCloseable {
             commit();
             return r;
         } catch (RuntimeException | Error e) {
-            rollback();
+            rollback(e);
             throw e;
         } finally {
             txDepth = 0;
+            committing = false;
         }
     }
 
@@ -253,6 +257,7 @@ public final class World implements AutoCloseable {
 
     /** Drops the tables the transaction emptied, then writes the pages its changes touched. */
     private void commit() {
+        committing = true;
         if (!changes.shrunk().isEmpty()) {
             tables.dropEmpty(new it.unimi.dsi.fastutil.ints.IntOpenHashSet(changes.shrunk()));
         }
@@ -265,7 +270,21 @@ public final class World implements AutoCloseable {
         store.commit(entries);
     }
 
-    private void rollback() {
+    /**
+     * Brings the in-memory state back to the committed state. A transaction refused by a rule (a
+     * {@link BadInputException} before its commit started) is undone by reading back only the
+     * pages it touched; anything else (an I/O failure during the commit, a bug, an Error) reloads
+     * the whole committed state, which is always correct.
+     */
+    private void rollback(Throwable cause) {
+        if (cause instanceof BadInputException && !committing) {
+            try {
+                format.rollback(pageSource(), changes);
+                return;
+            } catch (RuntimeException e) {
+                cause.addSuppressed(e);
+            }
+        }
         changes.clear();
         load();
     }
@@ -790,6 +809,7 @@ public final class World implements AutoCloseable {
             commit();
         } finally {
             txDepth = 0;
+            committing = false;
         }
     }
 

@@ -91,7 +91,7 @@ class WorldModelTest {
             w.close();
             w = World.open(dir);
             assertEquals(List.of(), w.check());
-            // over the limit again, then a rollback to the inline state
+            // over the limit again, then a rollback to the inline state (both rollback paths)
             assertThrows(IllegalStateException.class, () -> w.transaction(x -> {
                 for (int i = 0; i < 100; i++) {
                     x.add(es[i], a);
@@ -99,6 +99,15 @@ class WorldModelTest {
                 throw new IllegalStateException("abort");
             }));
             assertEquals(50, w.table(es[1099]).count());
+            assertThrows(ConstraintException.class, () -> w.transaction(x -> {
+                for (int i = 0; i < 1100; i++) {
+                    x.add(es[i], a);
+                }
+                x.delete(es[1099]);
+                throw new ConstraintException("abort");
+            }));
+            assertEquals(50, w.table(es[1099]).count());
+            assertEquals(List.of(), w.check());
             w.transaction(x -> {
                 for (int i = 0; i < 100; i++) {
                     x.add(es[i], a);
@@ -163,16 +172,21 @@ class WorldModelTest {
             return "reopen";
         }
         if (op < 10) {
-            // a failing transaction changes nothing
+            // a failing transaction changes nothing: a refusal (bad input) is undone by reading
+            // back the pages it touched, any other failure by reloading the committed state
             Model before = model.copy();
-            assertThrows(IllegalStateException.class, () -> w.transaction(x -> {
-                for (int i = 0; i < 50; i++) {
+            boolean refusal = rnd.nextBoolean();
+            int n = 1 + rnd.nextInt(rnd.nextBoolean() ? 300 : 20);
+            RuntimeException ex = assertThrows(RuntimeException.class, () -> w.transaction(x -> {
+                for (int i = 0; i < n; i++) {
                     mutate(rnd, pool, x);
                 }
-                throw new IllegalStateException("abort");
+                throw refusal ? new ConstraintException("abort") : new IllegalStateException("abort");
             }));
+            // a partial rollback that failed would have fallen back to a reload, noted here
+            assertEquals(List.of(), List.of(ex.getSuppressed()), "rollback failures");
             model = before;
-            return "aborted transaction";
+            return (refusal ? "refused" : "failed") + " transaction of " + n;
         }
         // one transaction of 1..400 operations: big ones push tables over the inline limit and
         // the root table over a row chunk

@@ -193,8 +193,19 @@ public final class EntityIndex {
         state[i] = st;
         gens[i] = generation;
         names[i] = name;
-        if (st == ALIVE) {
-            rowOf[i] = -1;
+    }
+
+    /**
+     * Rolls indices {@code [from, to)} back to never used (a failed transaction's new entities,
+     * before the committed entries are read again). Indices past the array are ignored.
+     */
+    public void resetRange(int from, int to) {
+        for (int i = from; i < Math.min(to, gens.length); i++) {
+            state[i] = FREE_NEVER;
+            gens[i] = 0;
+            names[i] = null;
+            tableOf[i] = 0;
+            rowOf[i] = 0;
         }
     }
 

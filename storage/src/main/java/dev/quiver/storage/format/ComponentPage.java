@@ -54,6 +54,12 @@ final class ComponentPage {
 
     /** Reads a page into the component index; calls {@code filed} with each record key. */
     static void read(TableSet tables, byte[] b, java.util.function.LongConsumer filed) {
+        read(tables, b, key -> true, filed);
+    }
+
+    /** Reads the records of a page that {@code wanted} accepts into the component index (replacing them). */
+    static void read(TableSet tables, byte[] b, java.util.function.LongPredicate wanted,
+                     java.util.function.LongConsumer filed) {
         Bytes.Reader r = new Bytes.Reader(b);
         int ids = r.i32();
         if (ids < 0 || ids > b.length / 12) {
@@ -65,17 +71,23 @@ final class ComponentPage {
             if (n < 0 || n > b.length / 4) {
                 throw new CorruptionException("component record " + Ids.toHex(id) + " lists " + n + " tables");
             }
-            var l = new ArrayList<Table>(n);
+            boolean keep = wanted.test(id);
+            var l = new ArrayList<Table>(keep ? n : 0);
             for (int i = 0; i < n; i++) {
                 int tid = r.i32();
+                if (!keep) {
+                    continue;
+                }
                 Table t = tid >= 0 ? tables.get(tid) : null;
                 if (t == null) {
                     throw new CorruptionException("component index names missing table " + tid);
                 }
                 l.add(t);
             }
-            tables.records().put(id, l);
-            filed.accept(id);
+            if (keep) {
+                tables.records().put(id, l);
+                filed.accept(id);
+            }
         }
     }
 }

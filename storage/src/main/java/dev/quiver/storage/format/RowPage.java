@@ -65,6 +65,29 @@ final class RowPage {
         readRows(ei, t, r, r.i32());
     }
 
+    /** Reads past {@code n} rows of table {@code t} without keeping them. */
+    static void skipRows(Table t, Bytes.Reader r, int n) {
+        if (n < 0 || n > (1 << CHUNK_SHIFT)) {
+            throw new CorruptionException("table " + t.id() + " page holds " + n + " rows");
+        }
+        for (int i = 0; i < n; i++) {
+            r.i64();
+        }
+        for (Column c : t.columns()) {
+            Schema s = c.schema();
+            for (int f = 0; f < s.size(); f++) {
+                boolean str = s.field(f).type() == FieldType.STRING;
+                for (int i = 0; i < n; i++) {
+                    if (str) {
+                        r.str();
+                    } else {
+                        r.i64();
+                    }
+                }
+            }
+        }
+    }
+
     /** Appends {@code n} rows read from {@code r} to {@code t}, placing their entities. */
     static void readRows(EntityIndex ei, Table t, Bytes.Reader r, int n) {
         if (n < 0 || n > (1 << CHUNK_SHIFT)) {

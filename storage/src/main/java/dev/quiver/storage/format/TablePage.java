@@ -53,6 +53,16 @@ final class TablePage {
 
     /** Reads a group page: creates its tables; those whose rows are in row pages go to {@code chunked}. */
     static void read(WorldParts p, byte[] b, IntOpenHashSet chunked) {
+        read(p, b, chunked, id -> true, id -> null);
+    }
+
+    /**
+     * Reads the tables of a group page that {@code wanted} accepts (the others are parsed and
+     * skipped). A wanted table whose {@code reuse} object has the same type is refilled in place, so
+     * that component-index records holding it stay valid; otherwise a new table is placed.
+     */
+    static void read(WorldParts p, byte[] b, IntOpenHashSet chunked, java.util.function.IntPredicate wanted,
+                     java.util.function.IntFunction<Table> reuse) {
         Bytes.Reader r = new Bytes.Reader(b);
         int n = r.i32();
         if (n < 0 || n > (1 << GROUP_SHIFT)) {
@@ -81,16 +91,32 @@ final class TablePage {
                     throw new CorruptionException("table column " + Ids.toHex(colIds[i]) + " has no schema");
                 }
             }
-            if (id < 0 || id >= p.tables().size() || p.tables().get(id) != null) {
-                throw new CorruptionException("table id " + id + " out of range or twice");
+            boolean keep = wanted.test(id);
+            Table t;
+            if (!keep) {
+                t = new Table(id, type, colIds, colSchemas); // parsed to skip its rows
+            } else {
+                if (id < 0 || id >= p.tables().size() || p.tables().get(id) != null) {
+                    throw new CorruptionException("table id " + id + " out of range or twice");
+                }
+                Table old = reuse.apply(id);
+                if (old != null && java.util.Arrays.equals(old.type(), type)) {
+                    old.truncate();
+                    t = old;
+                } else {
+                    t = new Table(id, type, colIds, colSchemas);
+                }
+                p.tables().restore(t);
             }
-            Table t = new Table(id, type, colIds, colSchemas);
-            p.tables().restore(t);
             int rows = r.i32();
             if (rows < 0) {
-                chunked.add(id);
-            } else {
+                if (keep) {
+                    chunked.add(id);
+                }
+            } else if (keep) {
                 RowPage.readRows(p.entities(), t, r, rows);
+            } else {
+                RowPage.skipRows(t, r, rows);
             }
         }
     }

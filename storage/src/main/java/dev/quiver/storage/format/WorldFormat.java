@@ -213,6 +213,15 @@ public final class WorldFormat {
         src.forEach(NAMES, (k, b) -> NamePage.read(parts.entities(), parts.names(), b));
     }
 
+    /**
+     * Rolls the in-memory state back to the committed state by reading again only the pages
+     * {@code touched} names ({@link Rollback}); valid while {@link #pagesFor} has not been called
+     * for these changes. Clears {@code touched}.
+     */
+    public void rollback(PageSource src, Changes touched) {
+        new Rollback(parts, src).run(touched);
+    }
+
     private void file(long key) {
         filing.computeIfAbsent(ComponentPage.pageOf(key), x -> new LongOpenHashSet()).add(key);
     }

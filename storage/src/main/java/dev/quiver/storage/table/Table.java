@@ -135,6 +135,17 @@ public final class Table {
         return moved;
     }
 
+    /** Internal (storage only): removes every row (a rollback reads them again). */
+    public void truncate() {
+        for (int r = 0; r < count; r++) {
+            entities[r] = 0;
+            for (Column c : columns) {
+                c.clear(r);
+            }
+        }
+        count = 0;
+    }
+
     @Override
     public String toString() {
         return "Table#" + id + Arrays.toString(type);

@@ -187,6 +187,27 @@ public final class TableSet {
         byType.put(new TypeKey(t.type()), t);
     }
 
+    /**
+     * Takes table {@code id} out (a rollback of the transaction that created it, or of one that
+     * reused its id); its component-index records are read again by the caller.
+     */
+    public void unplace(int id) {
+        Table t = get(id);
+        if (t != null) {
+            tables.set(id, null);
+            byType.remove(new TypeKey(t.type()));
+        }
+    }
+
+    /** After a rollback: table ids at and past {@code count} no longer exist; the graph is forgotten. */
+    public void truncate(int count) {
+        for (int id = tables.size() - 1; id >= count; id--) {
+            unplace(id);
+            tables.remove(id);
+        }
+        clearEdges();
+    }
+
     /** Before loading: table ids below {@code count} may be restored. */
     public void reserve(int count) {
         while (tables.size() < count) {

@@ -1,0 +1,159 @@
+package dev.quiver.storage.format;
+
+import dev.quiver.error.CorruptionException;
+import dev.quiver.index.Ids;
+import dev.quiver.storage.entity.EntityIndex;
+import dev.quiver.storage.table.Table;
+import dev.quiver.storage.table.TableSet;
+import dev.quiver.storage.table.Types;
+import dev.quiver.storage.tx.Changes;
+import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+
+
+/**
+ * Rolls the in-memory state back to the committed state after a transaction failed, by reading
+ * again only the pages the transaction touched (its {@link Changes}), not the whole world: the
+ * cost follows the transaction's size. The committed pages are the before-images: in-memory state
+ * equals them when a transaction starts.
+ *
+ * <p>The persistence bookkeeping of {@link WorldFormat} (record filing, tables kept in row pages)
+ * changes only when a commit's pages are computed, so it still describes the committed state.
+ *
+ * <p>Order matters: name-index entries of the touched entity blocks leave first (their keys are
+ * read from the state the failed transaction left), then meta, entities, schemas, tables (refilled
+ * in place where the table survived, so that component-index records of untouched ids keep
+ * pointing at the right objects), records, reverse-index blocks and names are read back.
+ */
+final class Rollback {
+    private final WorldParts p;
+    private final PageSource src;
+
+    Rollback(WorldParts parts, PageSource src) {
+        this.p = parts;
+        this.src = src;
+    }
+
+    /** Reads back every unit {@code c} names; {@code c} is cleared at the end. */
+    void run(Changes c) {
+        int[] nameBlocks = c.nameBlocks().toIntArray();
+        int[] entityBlocks = c.entityBlocks().toIntArray();
+        int[] schemas = c.schemas().toIntArray();
+        int[] tableIds = c.tables().toIntArray();
+        long[] records = c.records().toLongArray();
+        int[] targetBlocks = c.targetBlocks().toIntArray();
+        EntityIndex ei = p.entities();
+        TableSet tables = p.tables();
+
+        // 1. name-index entries of the touched blocks, as the failed transaction left them
+        for (int b : nameBlocks) {
+            int from = b << EntityPage.SHIFT, to = Math.min(ei.nextIndex(), from + EntityPage.SIZE);
+            for (int i = from; i < to; i++) {
+                String name = ei.name(i);
+                if (ei.state(i) == EntityIndex.ALIVE && name != null) {
+                    int parent = Types.parent(tables.get(ei.table(i)).type());
+                    if (p.names().child(parent, name) == ei.idOf(i)) {
+                        p.names().remove(parent, name);
+                    }
+                }
+            }
+        }
+        // 2. meta: entity index range, free list, table id count
+        int oldNext = ei.nextIndex();
+        byte[] meta = src.get(WorldFormat.META, 0);
+        if (meta == null) {
+            throw new CorruptionException("world has no meta page");
+        }
+        int tableCount = MetaPage.read(p, meta, "(rollback)");
+        ei.resetRange(ei.nextIndex(), oldNext);
+        // 3. entities of the touched blocks
+        for (int b : entityBlocks) {
+            int from = b << EntityPage.SHIFT, to = Math.min(ei.nextIndex(), from + EntityPage.SIZE);
+            for (int i = from; i < to; i++) {
+                if (ei.state(i) != EntityIndex.FREE_NEVER) {
+                    ei.restoreEntry(i, EntityIndex.FREE_NEVER, 0, null);
+                }
+            }
+            byte[] page = src.get(WorldFormat.ENTITIES, b);
+            if (page != null) {
+                EntityPage.read(ei, b, page);
+            }
+        }
+        // 4. schemas
+        for (int k : schemas) {
+            byte[] page = src.get(WorldFormat.SCHEMAS, k);
+            if (page == null) {
+                p.schemas().remove(k);
+            } else {
+                p.schemas().put(k, SchemaPage.read(page));
+            }
+        }
+        // 5. tables: out with the touched ones, then read back those the committed state has
+        var old = new Int2ObjectOpenHashMap<Table>();
+        var touched = new IntOpenHashSet(tableIds);
+        var groups = new IntOpenHashSet();
+        for (int id : tableIds) {
+            Table t = tables.get(id);
+            if (t != null) {
+                old.put(id, t);
+                tables.unplace(id);
+            }
+            groups.add(id >>> TablePage.GROUP_SHIFT);
+        }
+        tables.truncate(tableCount);
+        tables.reserve(tableCount);
+        var chunkedNow = new IntOpenHashSet();
+        for (int g : groups) {
+            byte[] page = src.get(WorldFormat.TABLES, g);
+            if (page != null) {
+                TablePage.read(p, page, chunkedNow, touched::contains, old::get);
+            }
+        }
+        for (int id : chunkedNow) {
+            Table t = tables.get(id);
+            for (int ch = 0; ; ch++) {
+                byte[] rows = src.get(WorldFormat.ROWS, RowPage.key(id, ch));
+                if (rows == null) {
+                    break;
+                }
+                RowPage.read(ei, t, rows);
+            }
+        }
+        tables.restoreFreeIds(tableCount);
+        // 6. component-index records: touched keys read back from their pages
+        var recordPages = new Long2ObjectOpenHashMap<LongArrayList>();
+        for (long key : records) {
+            tables.records().remove(key);
+            recordPages.computeIfAbsent(ComponentPage.pageOf(key), x -> new LongArrayList()).add(key);
+        }
+        for (var en : recordPages.long2ObjectEntrySet()) {
+            byte[] page = src.get(WorldFormat.COMPONENTS, en.getLongKey());
+            if (page != null) {
+                var keys = new LongOpenHashSet(en.getValue());
+                ComponentPage.read(tables, page, keys::contains, k -> { });
+            }
+        }
+        // 7. reverse-index blocks
+        for (int b : targetBlocks) {
+            int from = b << ReversePage.SHIFT;
+            for (int t = from; t < from + (1 << ReversePage.SHIFT); t++) {
+                p.reverse().removeAll(t);
+            }
+            byte[] page = src.get(WorldFormat.REVERSE, b);
+            if (page != null) {
+                ReversePage.read(p.reverse(), page);
+            }
+        }
+        // 8. names of the touched blocks
+        for (int b : nameBlocks) {
+            byte[] page = src.get(WorldFormat.NAMES, b);
+            if (page != null) {
+                NamePage.read(ei, p.names(), page);
+            }
+        }
+        c.clear();
+    }
+}
