@@ -19,8 +19,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Random sequences of world operations checked against a plain in-memory model after every step:
- * entities with names, tags, pairs and a component value; transactions of many operations (some
- * failing, which must change nothing); close-and-reopen. Tables grow past and shrink under the
+ * entities with names, tags, pairs and a component value; the traits Symmetric ({@code S}),
+ * Exclusive ({@code X}) and {@code (With, A)} (on {@code W}); the cleanup policies
+ * {@code (OnDeleteTarget, Delete)} ({@code D}, cascading through cycles), {@code (OnDeleteTarget,
+ * Panic)} ({@code P}, which refuses the whole transaction) and the default Remove; transactions of
+ * many operations (some refused or failing, which must change nothing); close-and-reopen. Tables grow past and shrink under the
  * inline-row limit and past a row chunk, and dropped table ids are reused, so every page layout
  * transition is crossed. {@code check()} (indices agree with tables, persisted pages equal the
  * mirror) runs after every step.
@@ -38,6 +41,69 @@ class WorldModelTest {
         final Map<String, TreeSet<String>> ids = new HashMap<>();
         final Map<String, Long> weight = new HashMap<>();
 
+        /** Adds an id under the traits: X is Exclusive, S Symmetric, W has (With, A). */
+        void add(String e, String id) {
+            TreeSet<String> mine = ids.get(e);
+            if (id.startsWith("(")) {
+                String rel = rel(id), tgt = target(id);
+                if (rel.equals("X")) {
+                    mine.removeIf(x -> x.startsWith("(X,"));
+                }
+                mine.add(id);
+                if (rel.equals("S") && !tgt.equals(e)) {
+                    ids.get(tgt).add("(S," + e + ")");
+                }
+            } else if (mine.add(id) && id.equals("W")) {
+                mine.add("A"); // With applies when W is new (Flecs v4: adding an owned id is a no-op)
+            }
+        }
+
+        void remove(String e, String id) {
+            ids.get(e).remove(id);
+            if (id.startsWith("(S,") && !target(id).equals(e)) {
+                ids.get(target(id)).remove("(S," + e + ")");
+            }
+        }
+
+        /**
+         * Deletes an entity under the cleanup policies; false (and nothing changed) when a Panic
+         * policy refuses it: D cascades to the sources of its pairs, P refuses when any other
+         * entity has a (P, doomed) pair, every other reference is removed.
+         */
+        boolean delete(String name) {
+            var doomed = new java.util.LinkedHashSet<String>();
+            doomed.add(name);
+            var queue = new ArrayList<String>(doomed);
+            for (int k = 0; k < queue.size(); k++) {
+                String x = queue.get(k);
+                for (var en : ids.entrySet()) {
+                    String h = en.getKey();
+                    if (en.getValue().contains("(D," + x + ")") && doomed.add(h)) {
+                        queue.add(h);
+                    }
+                    if (en.getValue().contains("(P," + x + ")") && !h.equals(x)) {
+                        return false;
+                    }
+                }
+            }
+            for (String d : doomed) {
+                ids.remove(d);
+                weight.remove(d);
+            }
+            for (TreeSet<String> set : ids.values()) {
+                set.removeIf(id -> id.startsWith("(") && doomed.contains(target(id)));
+            }
+            return true;
+        }
+
+        static String rel(String pair) {
+            return pair.substring(1, pair.indexOf(','));
+        }
+
+        static String target(String pair) {
+            return pair.substring(pair.indexOf(',') + 1, pair.length() - 1);
+        }
+
         Model copy() {
             Model m = new Model();
             ids.forEach((k, v) -> m.ids.put(k, new TreeSet<>(v)));
@@ -49,8 +115,8 @@ class WorldModelTest {
     private World w;
     private Model model;
     private long weightId;
-    private final String[] tags = {"A", "B", "C"};
-    private final String[] rels = {"R", "S"};
+    private final String[] tags = {"A", "B", "C", "W"};
+    private final String[] rels = {"R", "S", "X", "D", "P"};
 
     @Test
     void randomOperationsAgreeWithModel() {
@@ -148,16 +214,24 @@ class WorldModelTest {
                 for (String r : rels) {
                     x.entity(r);
                 }
+                x.add(x.resolve("S"), Builtin.SYMMETRIC);
+                x.add(x.resolve("X"), Builtin.EXCLUSIVE);
+                x.add(x.resolve("D"), x.pair(Builtin.ON_DELETE_TARGET, Builtin.DELETE));
+                x.add(x.resolve("P"), x.pair(Builtin.ON_DELETE_TARGET, Builtin.PANIC));
+                x.add(x.resolve("W"), x.pair(Builtin.WITH, x.resolve("A")));
             });
             weightId = w.component(Weight.class);
             List<String> pool = new ArrayList<>();
             for (int i = 0; i < 1500; i++) {
                 pool.add("e" + i);
             }
+            var tally = new java.util.TreeMap<String, Integer>();
             for (int step = 0; step < 260; step++) {
                 String what = step(rnd, pool, step);
                 assertModel(seed, step, what);
+                tally.merge(what.replaceAll("[0-9]+", "N"), 1, Integer::sum);
             }
+            System.out.println("WorldModelTest seed " + seed + " (reproduce: -Dtests.seed=" + seed + "): " + tally);
         } finally {
             w.close();
         }
@@ -191,11 +265,19 @@ class WorldModelTest {
         // one transaction of 1..400 operations: big ones push tables over the inline limit and
         // the root table over a row chunk
         int n = op < 30 ? 1 + rnd.nextInt(400) : 1 + rnd.nextInt(5);
-        w.transaction(x -> {
-            for (int i = 0; i < n; i++) {
-                mutate(rnd, pool, x);
-            }
-        });
+        Model before = model.copy();
+        try {
+            w.transaction(x -> {
+                for (int i = 0; i < n; i++) {
+                    mutate(rnd, pool, x);
+                }
+            });
+        } catch (CleanupPanicException e) {
+            // the model refused the same delete (mutate checks that), so the whole transaction is off
+            assertEquals(0, e.getSuppressed().length, "rollback failures");
+            model = before;
+            return "transaction of " + n + " refused by a Panic";
+        }
         return "transaction of " + n;
     }
 
@@ -204,12 +286,12 @@ class WorldModelTest {
         int op = rnd.nextInt(100);
         if (op < 8) {
             if (model.ids.containsKey(name)) {
-                x.delete(x.resolve(name));
-                model.ids.remove(name);
-                model.weight.remove(name);
-                // pairs pointing at the deleted entity are removed (default cleanup: Remove)
-                for (TreeSet<String> s : model.ids.values()) {
-                    s.removeIf(id -> id.endsWith("," + name + ")"));
+                long e = x.resolve(name);
+                if (model.delete(name)) {
+                    x.delete(e);
+                } else {
+                    assertThrows(CleanupPanicException.class, () -> x.delete(e), "delete of " + name + " must panic");
+                    throw new CleanupPanicException("the model panicked too"); // aborts the transaction
                 }
             }
             return;
@@ -224,6 +306,9 @@ class WorldModelTest {
             raw = x.resolve(t);
         } else if (op < 85) {
             String r = rels[rnd.nextInt(rels.length)];
+            if (r.equals("P") && rnd.nextInt(8) != 0) {
+                r = "R"; // Panic pairs are rare, so that large transactions still commit
+            }
             String tgt = pool.get(rnd.nextInt(8));
             long te = x.entity(tgt);
             model.ids.computeIfAbsent(tgt, k -> new TreeSet<>());
@@ -238,10 +323,10 @@ class WorldModelTest {
         }
         if (rnd.nextInt(3) == 0) {
             x.remove(e, raw);
-            model.ids.get(name).remove(id);
+            model.remove(name, id);
         } else {
             x.add(e, raw);
-            model.ids.get(name).add(id);
+            model.add(name, id);
         }
     }
 
