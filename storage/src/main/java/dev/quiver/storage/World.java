@@ -104,7 +104,7 @@ public final class World implements AutoCloseable {
         Traits[] traitsRef = new Traits[1];
         schemas = new Schemas(rel -> traitsRef[0].pairIsTag(rel));
         tables = new TableSet(changes, schemas);
-        traits = new Traits(entities, tables);
+        traits = new Traits(entities, tables, schemas);
         traitsRef[0] = traits;
         moves = new TableMoves(entities, tables, reverse, names, changes);
         paths = new Paths(entities, names, tables);
@@ -446,10 +446,13 @@ public final class World implements AutoCloseable {
      *
      * @throws DeadEntityException when the entity or an element of the id is not alive
      * @throws IdException         when the id holds a wildcard
-     * @throws ConstraintException when a trait refuses the pair
+     * @throws ConstraintException when a trait refuses the pair, the entity is a builtin, or a
+     *                             structural trait (Exclusive, Symmetric, PairIsTag, Acyclic, Final)
+     *                             is added to a relationship already in use
      */
     public void add(long e, long id) {
         int idx = aliveIndex(e);
+        rules.checkNotBuiltin(idx);
         rules.checkConcrete(id);
         mutate(() -> rules.add(idx, id));
     }
@@ -462,6 +465,7 @@ public final class World implements AutoCloseable {
      */
     public void add(long e, long... ids) {
         int idx = aliveIndex(e);
+        rules.checkNotBuiltin(idx);
         for (long id : ids) {
             rules.checkConcrete(id);
         }
@@ -475,6 +479,7 @@ public final class World implements AutoCloseable {
      */
     public void remove(long e, long id) {
         int idx = aliveIndex(e);
+        rules.checkNotBuiltin(idx);
         if (id == 0) {
             throw new IdException("the null id cannot be removed");
         }
@@ -559,6 +564,7 @@ public final class World implements AutoCloseable {
      */
     public void set(long e, long id, Object value) {
         int idx = aliveIndex(e);
+        rules.checkNotBuiltin(idx);
         rules.checkConcrete(id);
         Object[] vals = values.prepare(id, value);
         mutate(() -> values.set(idx, id, vals));
@@ -575,24 +581,7 @@ public final class World implements AutoCloseable {
         if (c == 0) {
             throw new UnknownNameException("unknown component '" + type.getSimpleName() + "'");
         }
-        Map<String, Object> m = get(e, c);
-        if (m == null) {
-            return null;
-        }
-        var rcs = type.getRecordComponents();
-        Object[] args = new Object[rcs.length];
-        Class<?>[] types = new Class<?>[rcs.length];
-        for (int i = 0; i < rcs.length; i++) {
-            args[i] = m.get(rcs[i].getName());
-            types[i] = rcs[i].getType();
-        }
-        try {
-            var ctor = type.getDeclaredConstructor(types);
-            ctor.setAccessible(true); // records declared package-private by the caller
-            return ctor.newInstance(args);
-        } catch (ReflectiveOperationException | RuntimeException ex) {
-            throw new ValueException("cannot build " + type.getName() + " from " + m + ": " + ex);
-        }
+        return Values.toRecord(get(e, c), type);
     }
 
     // ------------------------------------------------------------------ delete and cleanup

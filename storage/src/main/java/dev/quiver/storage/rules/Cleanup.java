@@ -21,7 +21,7 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  * a Panic changes nothing:
  * <ol>
  *   <li>mark: starting from the entity, holders of a doomed entity as an id or relationship follow
- *       its {@code (OnDelete, action)}, holders of pairs targeting it follow the relationship's
+ *       its {@code (OnDelete, action)} (Panic by default for a data component, FEATURES CLN-07), holders of pairs targeting it follow the relationship's
  *       {@code (OnDeleteTarget, action)}; Delete dooms the holder too (recursively, cycles
  *       included), Panic refuses the whole delete, Remove (the default) marks nothing;</li>
  *   <li>apply: survivors lose every id naming a doomed entity, the doomed entities leave their
@@ -77,7 +77,7 @@ public final class Cleanup {
             if (x < Builtin.FIRST_USER_INDEX) {
                 throw new ConstraintException("cleanup would delete builtin " + entities.name(x));
             }
-            int onDelete = traits.cleanupAction(x, Builtin.ON_DELETE);
+            int onDelete = traits.onDeleteAction(x);
             if (onDelete == delete || onDelete == panic) {
                 for (long pattern : new long[] {entities.idOf(x), Ids.pairOfIndices(x, Ids.WILDCARD_INDEX)}) {
                     for (Table t : tables.records().get(pattern)) {

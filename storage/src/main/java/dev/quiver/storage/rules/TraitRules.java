@@ -83,12 +83,48 @@ public final class TraitRules {
         }
     }
 
+    /**
+     * Refuses a change a user asks for on a builtin entity (Flecs v4 builtins, FEATURES ID-10:
+     * their traits and policies define the model; {@code *} and {@code _} are wildcards, not
+     * entities to tag).
+     *
+     * @throws ConstraintException when {@code idx} is a builtin
+     */
+    public void checkNotBuiltin(int idx) {
+        if (idx < Builtin.FIRST_USER_INDEX) {
+            throw new ConstraintException("cannot change builtin " + paths.elementName(idx) + ": builtins are protected");
+        }
+    }
+
+    /**
+     * The structural traits: they decide how pairs of a relationship are stored and checked, so
+     * they cannot be added to or removed from a relationship already in use (FEATURES TRT).
+     */
+    private static boolean isStructural(long id) {
+        return id == Builtin.EXCLUSIVE || id == Builtin.SYMMETRIC || id == Builtin.PAIR_IS_TAG
+                || id == Builtin.ACYCLIC || id == Builtin.FINAL;
+    }
+
+    private void checkStructuralChange(int idx, long trait, String verb) {
+        if (!isStructural(trait)) {
+            return;
+        }
+        boolean inUse = trait == Builtin.FINAL ? traits.isABase(idx) : traits.inUseAsRelationship(idx);
+        if (inUse) {
+            throw new ConstraintException("cannot " + verb + " " + paths.elementName(Ids.index(trait)) + " "
+                    + (verb.equals("add") ? "to " : "from ") + paths.elementName(idx) + ": it is already in use"
+                    + (trait == Builtin.FINAL ? " as an IsA base" : " as a relationship")
+                    + " (structural traits are set before first use)");
+        }
+    }
+
     /** Adds one checked id to entity index {@code idx} under the traits; an id it has changes nothing. */
     public void add(int idx, long id) {
         Table t = moves.tableOf(idx);
         if (t.hasId(id)) {
             return;
         }
+        checkStructuralChange(idx, id, "add");
         if (!Ids.isPair(id)) {
             moves.move(idx, tables.withId(t, id));
             applyWith(idx, Ids.index(id), -1);
@@ -179,6 +215,7 @@ public final class TraitRules {
         if (!t.hasId(id)) {
             return;
         }
+        checkStructuralChange(idx, id, "remove");
         String name = entities.name(idx);
         if (Ids.isPair(id) && Ids.first(id) == Ids.index(Builtin.CHILD_OF) && name != null) {
             long other = names.child(0, name);

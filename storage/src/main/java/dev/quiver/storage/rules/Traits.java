@@ -3,6 +3,7 @@ package dev.quiver.storage.rules;
 import dev.quiver.index.Ids;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.entity.EntityIndex;
+import dev.quiver.storage.table.Schemas;
 import dev.quiver.storage.table.TableSet;
 import dev.quiver.storage.table.Types;
 
@@ -15,10 +16,12 @@ import dev.quiver.storage.table.Types;
 public final class Traits {
     private final EntityIndex entities;
     private final TableSet tables;
+    private final Schemas schemas;
 
-    public Traits(EntityIndex entities, TableSet tables) {
+    public Traits(EntityIndex entities, TableSet tables, Schemas schemas) {
         this.entities = entities;
         this.tables = tables;
+        this.schemas = schemas;
     }
 
     /** The type of entity index {@code i}. */
@@ -43,6 +46,33 @@ public final class Traits {
     public int cleanupAction(int i, long condition) {
         int action = Types.target(typeOf(i), Ids.index(condition));
         return action != 0 ? action : Ids.index(Builtin.REMOVE);
+    }
+
+    /**
+     * The {@code OnDelete} action of entity index {@code i}: its own {@code (OnDelete, action)}
+     * pair, else Panic for a component with a data schema and Remove for anything else (Flecs v4,
+     * FEATURES CLN-07: deleting a data component still in use is refused unless a policy says
+     * otherwise).
+     */
+    public int onDeleteAction(int i) {
+        int action = Types.target(typeOf(i), Ids.index(Builtin.ON_DELETE));
+        if (action != 0) {
+            return action;
+        }
+        return schemas.get(i) != null ? Ids.index(Builtin.PANIC) : Ids.index(Builtin.REMOVE);
+    }
+
+    /**
+     * True when entity index {@code rel} is in use as a relationship: some entity has a pair
+     * {@code (rel, T)}. A structural trait cannot change then.
+     */
+    public boolean inUseAsRelationship(int rel) {
+        return tables.records().contains(Ids.pairOfIndices(rel, Ids.WILDCARD_INDEX));
+    }
+
+    /** True when some entity has {@code (IsA, target)}: Final cannot be added to {@code target} then. */
+    public boolean isABase(int target) {
+        return tables.records().contains(Ids.pairOfIndices(Ids.index(Builtin.IS_A), target));
     }
 
     /**

@@ -110,6 +110,31 @@ public final class Values {
         return c == null ? null : c.row(entities.row(idx));
     }
 
+    /**
+     * Builds a record from a field map (null gives null).
+     *
+     * @throws ValueException when the record cannot be built from the fields
+     */
+    public static <T extends Record> T toRecord(Map<String, Object> m, Class<T> type) {
+        if (m == null) {
+            return null;
+        }
+        var rcs = type.getRecordComponents();
+        Object[] args = new Object[rcs.length];
+        Class<?>[] types = new Class<?>[rcs.length];
+        for (int i = 0; i < rcs.length; i++) {
+            args[i] = m.get(rcs[i].getName());
+            types[i] = rcs[i].getType();
+        }
+        try {
+            var ctor = type.getDeclaredConstructor(types);
+            ctor.setAccessible(true); // records declared package-private by the caller
+            return ctor.newInstance(args);
+        } catch (ReflectiveOperationException | RuntimeException ex) {
+            throw new ValueException("cannot build " + type.getName() + " from " + m + ": " + ex);
+        }
+    }
+
     private static Object[] toFieldValues(Schema s, Object value, String what) {
         Object[] out = new Object[s.size()];
         Arrays.fill(out, NO_VALUE);
