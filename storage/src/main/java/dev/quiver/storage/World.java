@@ -124,15 +124,9 @@ public final class World implements AutoCloseable {
      * @throws dev.quiver.error.StorageIOException when it cannot be written
      */
     public static World create(Path dir) {
-        Store st = Store.open(dir, true, false);
-        World w = new World(st, false);
-        try {
-            w.bootstrap();
-        } catch (RuntimeException e) {
-            w.close();
-            throw e;
-        }
-        return w;
+        // built whole in a temporary sibling and renamed into place: never half made
+        Store.create(dir, st -> new World(st, false).bootstrap());
+        return open(dir);
     }
 
     /**
@@ -144,7 +138,7 @@ public final class World implements AutoCloseable {
      * @throws dev.quiver.error.CorruptionException when its files are corrupt
      */
     public static World open(Path dir) {
-        return openStore(Store.open(dir, false, false), false);
+        return openStore(Store.open(dir, false), false);
     }
 
     /**
@@ -152,7 +146,7 @@ public final class World implements AutoCloseable {
      * readers may open a world while no writer holds it.
      */
     public static World openReadOnly(Path dir) {
-        return openStore(Store.open(dir, false, true), true);
+        return openStore(Store.open(dir, true), true);
     }
 
     /** Opens the world in {@code dir} for writing, creating it when {@code dir} holds none. */
@@ -1898,8 +1892,8 @@ public final class World implements AutoCloseable {
      *                                         or the pages do not form a consistent world
      */
     public static World restorePages(Path dir, Iterable<Page> pages) {
-        Store st = Store.open(dir, true, false);
-        try {
+        // built whole in a temporary sibling and renamed into place: never half made
+        Store.create(dir, st -> {
             var entries = new ArrayList<Journal.Entry>();
             for (Page p : pages) {
                 int m = Arrays.asList(Store.MAP_NAMES).indexOf(p.mapName());
@@ -1909,17 +1903,12 @@ public final class World implements AutoCloseable {
                 entries.add(new Journal.Entry(m, p.key(), p.blob()));
             }
             st.commit(entries);
-        } catch (RuntimeException e) {
-            st.close();
-            throw e;
-        }
-        World w = openStore(st, false);
-        List<String> problems = w.check();
-        if (!problems.isEmpty()) {
-            w.close();
-            throw new dev.quiver.error.BadInputException("restored world is inconsistent: " + problems.get(0));
-        }
-        return w;
+            List<String> problems = openStore(st, false).check();
+            if (!problems.isEmpty()) {
+                throw new dev.quiver.error.BadInputException("restored world is inconsistent: " + problems.get(0));
+            }
+        });
+        return open(dir);
     }
 
     // ------------------------------------------------------------------ bootstrap, load, serialize
