@@ -78,11 +78,17 @@ final class NewWorld {
             hooks.step("create built");
             try {
                 Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE);
-            } catch (DirectoryNotEmptyException | FileAlreadyExistsException e) {
-                throw new WorldExistsException("cannot create world " + target
-                        + ": another process created it meanwhile (it is not empty now)");
             } catch (AtomicMoveNotSupportedException e) {
                 throw new StorageIOException("cannot create world " + target + ": cannot rename atomically", e);
+            } catch (IOException e) {
+                // rename(2) fails with ENOTEMPTY (a plain FileSystemException) when the target
+                // became a non-empty directory, e.g. another process's world won the race
+                if (e instanceof DirectoryNotEmptyException || e instanceof FileAlreadyExistsException
+                        || nonEmpty(abs)) {
+                    throw new WorldExistsException("cannot create world " + target
+                            + ": another process created it meanwhile (it is not empty now)");
+                }
+                throw e;
             }
             moved = true;
             Recovery.forceDirectory(parent);
@@ -109,6 +115,14 @@ final class NewWorld {
             }
         } catch (IOException e) {
             throw new StorageIOException("cannot create world " + target + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static boolean nonEmpty(Path dir) {
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            return ds.iterator().hasNext();
+        } catch (IOException e) {
+            return Files.exists(dir);
         }
     }
 
