@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * {@code g<k-3>}, whose children go with it (ChildOf's cleanup policy).
  *
  * <p>Seeded: {@code -Dquiver.seed=N} reproduces a run (the seed is printed);
- * {@code -Dquiver.torture.rounds=N} sets the number of kills (default 24, about a minute).
+ * {@code -Dquiver.torture.rounds=N} sets the number of kills (default 30, under a minute on an idle machine).
  */
 class CrashTortureTest {
     static final int CHILDREN = 6;
@@ -128,7 +128,7 @@ class CrashTortureTest {
     @Test
     void randomKillsNeverWedgeNorCorruptTheWorld() throws Exception {
         long seed = Long.getLong("quiver.seed", System.nanoTime());
-        int rounds = Integer.getInteger("quiver.torture.rounds", 24);
+        int rounds = Integer.getInteger("quiver.torture.rounds", 30);
         System.out.println("CrashTortureTest seed " + seed + " (-Dquiver.seed=" + seed + "), rounds " + rounds);
         Random rnd = new Random(seed);
         Path dir = tmp.resolve("w");
