@@ -271,24 +271,25 @@ final class Sessions implements AutoCloseable {
                 if (parts.length != 3 || !(parts[0].equals("r") || parts[0].equals("w"))) {
                     continue; // not ours
                 }
-                boolean live = probe(p);
-                if (fresh) {
-                    if (!live) {
-                        try {
-                            Files.deleteIfExists(p); // died before it registered: it touched nothing
-                        } catch (IOException ignored) {
-                            // read-only media: leave it
-                        }
-                    }
-                    continue;
-                }
                 long pid;
                 try {
                     pid = Long.parseLong(parts[1]);
                 } catch (NumberFormatException e) {
                     continue;
                 }
-                out.add(new Holder(parts[0].equals("w"), pid, live, p));
+                if (fresh) {
+                    // not registered yet (it may not have locked it yet either): only a leftover of
+                    // a process that is gone, which touched nothing, is removed
+                    if (ProcessHandle.of(pid).isEmpty()) {
+                        try {
+                            Files.deleteIfExists(p);
+                        } catch (IOException ignored) {
+                            // read-only media: leave it
+                        }
+                    }
+                    continue;
+                }
+                out.add(new Holder(parts[0].equals("w"), pid, probe(p), p));
             }
         } catch (IOException e) {
             throw new StorageIOException("cannot read the registrations of world " + dir + ": " + e.getMessage(), e);

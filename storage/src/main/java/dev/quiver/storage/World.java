@@ -131,8 +131,8 @@ public final class World implements AutoCloseable {
 
     /**
      * Opens an existing world for writing. One writer process per world directory: a second gets
-     * {@link WorldLockedException} naming the holder's pid. A world whose last writer died is
-     * recovered from its journal first.
+     * {@link WorldLockedException} naming the live holders' pids (writer and readers told apart). A
+     * world whose last opener died is recovered first (map files, then the journal).
      *
      * @throws NoWorldException when {@code dir} holds no world
      * @throws dev.quiver.error.CorruptionException when its files are corrupt
@@ -143,7 +143,10 @@ public final class World implements AutoCloseable {
 
     /**
      * Opens an existing world for reading; mutations throw {@link ReadOnlyException}. Any number of
-     * readers may open a world while no writer holds it.
+     * readers may open a world while no writer holds it. On read-only media (a read-only file system
+     * or a directory this process may not write) the reader neither locks nor registers, and since
+     * Chronicle Map needs writable mappings it reads copies of the map files made in a temporary
+     * directory (java.io.tmpdir, deleted at close); a world there that needs recovery is refused.
      */
     public static World openReadOnly(Path dir) {
         return openStore(Store.open(dir, true), true);
