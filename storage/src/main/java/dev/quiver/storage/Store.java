@@ -93,6 +93,8 @@ final class Store implements AutoCloseable {
     /** Temporary copies of the map files for a read-only open on read-only media, or null. */
     private Path copies;
     private boolean closed, closedCleanly;
+    /** Set once every file is open (and recovered): only then may close checkpoint and drop DIRTY. */
+    private boolean opened;
 
     static {
         ChronicleSupport.init();
@@ -127,6 +129,7 @@ final class Store implements AutoCloseable {
         try {
             st.openMaps(tmp);
             st.journal = new Journal(tmp.resolve("journal"), hook.fileLayer());
+            st.opened = true;
         } catch (RuntimeException e) {
             st.close();
             throw e;
@@ -205,6 +208,7 @@ final class Store implements AutoCloseable {
             Files.writeString(dirty, "open by pid " + ProcessHandle.current().pid() + "\n");
             Recovery.force(dirty);
         }
+        opened = true;
     }
 
     private boolean mapFilesWritable() {
@@ -391,7 +395,7 @@ final class Store implements AutoCloseable {
             return;
         }
         closed = true;
-        boolean clean = true;
+        boolean clean = opened; // a failed open (say, in recovery) leaves journal and DIRTY as they were
         for (PagedMap m : maps) {
             if (m != null) {
                 try {

@@ -61,8 +61,8 @@ class RecoveryCrashTest {
         }
         assertEquals(77, ChildJvm.run(RecoveryCrashTest.class, "journal", crashed));
         assertTrue(Files.exists(crashed.resolve("DIRTY")));
-        List<String> steps = List.of("recovery start", "copied meta", "recovered meta", "renamed meta",
-                "copied entities", "recovered tables", "renamed names", "replayed", "checkpoint forced", "checkpointed");
+        List<String> steps = List.of("recovery start", "copied meta", "recovered entities", "renamed tables",
+                "renamed names", "replayed", "checkpoint forced");
         int i = 0;
         for (String step : steps) {
             Path dir = tmp.resolve("w" + i++);
@@ -81,6 +81,33 @@ class RecoveryCrashTest {
                 assertTrue(s.noneMatch(p -> p.toString().endsWith(Recovery.SUFFIX)), step + ": no copy left");
             }
             NewWorld.deleteTree(dir);
+        }
+    }
+
+    @Test
+    void aRecoveryThatFailsKeepsTheJournalForTheNextOpen() throws Exception {
+        Path dir = tmp.resolve("w");
+        try (World w = World.create(dir)) {
+            w.entity("a");
+        }
+        assertEquals(77, ChildJvm.run(RecoveryCrashTest.class, "journal", dir));
+        for (String step : List.of("copied names", "replayed", "checkpoint forced")) {
+            Store.hooks = new StoreHooks() {
+                @Override
+                void step(String name) {
+                    if (name.equals(step)) {
+                        throw new dev.quiver.error.StorageIOException("injected failure at " + step);
+                    }
+                }
+            };
+            assertThrows(dev.quiver.error.StorageIOException.class, () -> World.open(dir), step);
+            assertTrue(Files.size(dir.resolve("journal")) > 0, step + ": the journal is kept");
+            assertTrue(Files.exists(dir.resolve("DIRTY")), step);
+        }
+        Store.hooks = StoreHooks.NONE;
+        try (World w = World.open(dir)) {
+            assertEquals(List.of(), w.check());
+            assertNotEquals(0, w.lookup("b"));
         }
     }
 }
