@@ -227,7 +227,7 @@ final class Store implements AutoCloseable {
 
     private boolean needsRecovery() {
         return Files.exists(dir.resolve("DIRTY")) || journalNonEmpty(dir) || Recovery.interrupted(dir)
-                || (sessions.registered() && !sessions.stale().isEmpty());
+                || !sessions.stale().isEmpty();
     }
 
     private static void checkFormat(Path dir) {

@@ -193,6 +193,22 @@ class CrashTortureTest {
                     });
                 } else if (Files.exists(target)) {
                     fail(where + ": restore left a half-made " + target);
+                } else {
+                    // a retry is not blocked by what the killed restore left, and clears it
+                    final int l = lo, h = hi;
+                    ChildJvm.within(90, where + " retried restore", () -> {
+                        var pages = new ArrayList<World.Page>();
+                        try (World w = World.openReadOnly(dir)) {
+                            w.forEachPage((m, k, b) -> pages.add(new World.Page(m, k, b)));
+                        }
+                        try (World w = World.restorePages(target, pages)) {
+                            return verify(w, l, h, baseCount, where + " retried restore");
+                        }
+                    });
+                    try (var s = Files.list(tmp)) {
+                        assertTrue(s.noneMatch(f -> f.getFileName().toString().startsWith("." + target.getFileName() + ".new-")),
+                                where + ": the killed restore's temporary directory is left");
+                    }
                 }
                 NewWorld.deleteTree(target);
             }

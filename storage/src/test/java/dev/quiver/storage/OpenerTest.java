@@ -180,6 +180,15 @@ class OpenerTest {
     }
 
     @Test
+    void aDeadReadersRegistrationMakesAWorldOnReadOnlyMediaNeedRecovery() throws Exception {
+        Path dir = world();
+        assertEquals(3, ChildJvm.run(OpenerTest.class, "die-in-lock", dir));
+        readOnlyMedia(dir);
+        var e = assertThrows(StorageIOException.class, () -> World.openReadOnly(dir));
+        assertTrue(e.getMessage().contains("needs recovery"), e.getMessage());
+    }
+
+    @Test
     void aWorldOnAReadOnlyBindMountIsReadable() throws Exception {
         Path dir = world();
         Path mnt = Files.createDirectory(tmp.resolve("ro"));
