@@ -26,8 +26,9 @@ import java.util.NoSuchElementException;
  * disk and renames it into place, so the target is either the old file or the complete new one.
  * {@link #restore} reads the file twice: a first pass verifies magic, version, structure and
  * checksum without touching anything; only then does the second pass feed the pages to
- * {@link World#restorePages}. A bad snapshot therefore changes nothing, and a failure during the
- * restore itself removes the directory it was creating.
+ * {@link World#restorePages}. A bad snapshot therefore changes nothing, and the restore itself is
+ * atomic: the world is built in a temporary sibling directory and renamed into place, so a failure
+ * or a crash never leaves a half-made world (missing parent directories it created stay).
  */
 public final class Snapshots {
     private Snapshots() {}
@@ -123,23 +124,20 @@ public final class Snapshots {
     public static SnapshotInfo restore(Path file, Path newWorldDir) {
         checkTarget(newWorldDir);
         SnapshotInfo info = verify(file);
-        Path createdTop = firstMissing(newWorldDir.toAbsolutePath());
         List<PageIterator> opened = new ArrayList<>();
-        boolean ok = false;
         try {
+            // World.restorePages builds the world in a temporary sibling and renames it into place,
+            // so a failure (or a kill) leaves the target as it was, and of two restores racing for
+            // the same path the loser gets WorldExistsException without touching the winner's world
             World world = World.restorePages(newWorldDir, () -> {
                 PageIterator it = new PageIterator(file, info.pages());
                 opened.add(it);
                 return it;
             });
             world.close();
-            ok = true;
             return info;
         } finally {
             opened.forEach(PageIterator::close);
-            if (!ok) {
-                undoCreate(newWorldDir.toAbsolutePath(), createdTop);
-            }
         }
     }
 
@@ -157,15 +155,6 @@ public final class Snapshots {
         } catch (IOException e) {
             throw new SnapshotException("cannot restore into " + dir + ": " + e.getMessage(), e);
         }
-    }
-
-    /** The highest ancestor of {@code dir} (or dir itself) that does not exist yet, or null. */
-    private static Path firstMissing(Path dir) {
-        Path missing = null;
-        for (Path p = dir; p != null && !Files.exists(p); p = p.getParent()) {
-            missing = p;
-        }
-        return missing;
     }
 
     /**

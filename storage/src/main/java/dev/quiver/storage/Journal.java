@@ -7,10 +7,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
@@ -31,28 +28,86 @@ final class Journal implements AutoCloseable {
     /** One page after-image. */
     record Entry(int map, long key, byte[] blob) {}
 
-    private final FileChannel channel;
-    private final Path file;
+    private final FileLayer.Handle file;
+    private final Path path;
+    /** Set when a failed append could not be cut back: the tail may hold torn bytes. */
+    private boolean damaged;
 
-    Journal(Path file) {
-        this.file = file;
+    /**
+     * Opens (creating if missing) the journal through {@code layer}.
+     *
+     * @throws StorageIOException when it cannot be opened
+     */
+    Journal(Path path, FileLayer layer) {
+        this.path = path;
         try {
-            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            file = layer.open(path);
         } catch (IOException e) {
-            throw new StorageIOException("cannot open journal " + file + ": " + e.getMessage(), e);
+            throw new StorageIOException("cannot open journal " + path + ": " + e.getMessage(), e);
         }
     }
 
+    /** Size in bytes. */
     long size() {
         try {
-            return channel.size();
+            return file.size();
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw new StorageIOException("cannot read the size of journal " + path + ": " + e.getMessage(), e);
         }
     }
 
-    /** Appends one record and forces it to disk. */
+    /**
+     * True when an append failed and its bytes could not be cut off again: nothing may be appended
+     * after them, and only the next open (which reads up to the first torn record) may use the
+     * journal.
+     */
+    boolean damaged() {
+        return damaged;
+    }
+
+    /**
+     * Appends one record and forces it to disk. When a write or the force fails (short write, full
+     * disk, failed fsync), the journal is cut back to its length before the append and forced, so
+     * no torn bytes stay for a later record to follow; if even that fails the journal is
+     * {@link #damaged()}.
+     *
+     * @throws StorageIOException when the record is not durably appended
+     */
     void append(long txSeq, List<Entry> entries) {
+        if (damaged) {
+            throw new StorageIOException("journal " + path + " is damaged by an earlier failed write");
+        }
+        byte[] rec = encode(txSeq, entries);
+        long before;
+        try {
+            before = file.size();
+        } catch (IOException e) {
+            throw new StorageIOException("journal write failed: " + e.getMessage(), e);
+        }
+        try {
+            long pos = before;
+            ByteBuffer w = ByteBuffer.wrap(rec);
+            while (w.hasRemaining()) {
+                int n = file.write(w, pos);
+                if (n <= 0) {
+                    throw new IOException("short write: " + w.remaining() + " bytes not written");
+                }
+                pos += n;
+            }
+            file.force(false);
+        } catch (IOException e) {
+            try {
+                file.truncate(before);
+                file.force(true);
+            } catch (IOException | RuntimeException again) {
+                damaged = true;
+                e.addSuppressed(again);
+            }
+            throw new StorageIOException("journal write failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static byte[] encode(long txSeq, List<Entry> entries) {
         try {
             var bos = new ByteArrayOutputStream(1 << 16);
             var out = new DataOutputStream(bos);
@@ -79,14 +134,9 @@ final class Journal implements AutoCloseable {
             CRC32C crc = new CRC32C();
             crc.update(rec, 8, payloadLen);
             bb.putInt(rec.length - 4, (int) crc.getValue());
-            long pos = channel.size();
-            ByteBuffer w = ByteBuffer.wrap(rec);
-            while (w.hasRemaining()) {
-                pos += channel.write(w, pos);
-            }
-            channel.force(false);
+            return rec;
         } catch (IOException e) {
-            throw new StorageIOException("journal write failed: " + e.getMessage(), e);
+            throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
         }
     }
 
@@ -97,7 +147,7 @@ final class Journal implements AutoCloseable {
     List<List<Entry>> readAll() {
         var out = new ArrayList<List<Entry>>();
         try {
-            byte[] all = Files.readAllBytes(file);
+            byte[] all = file.readAll();
             ByteBuffer bb = ByteBuffer.wrap(all);
             while (bb.remaining() >= 12) {
                 int start = bb.position();
@@ -132,16 +182,17 @@ final class Journal implements AutoCloseable {
                 out.add(entries);
             }
         } catch (IOException e) {
-            throw new StorageIOException("cannot read journal " + file + ": " + e.getMessage(), e);
+            throw new StorageIOException("cannot read journal " + path + ": " + e.getMessage(), e);
         }
         return out;
     }
 
-    /** Empties the journal (after its records are in the map files). */
+    /** Empties the journal (after its records are in the map files) and forces that to disk. */
     void truncate() {
         try {
-            channel.truncate(0);
-            channel.force(true);
+            file.truncate(0);
+            file.force(true);
+            damaged = false;
         } catch (IOException e) {
             throw new StorageIOException("journal truncate failed: " + e.getMessage(), e);
         }
@@ -150,7 +201,7 @@ final class Journal implements AutoCloseable {
     @Override
     public void close() {
         try {
-            channel.close();
+            file.close();
         } catch (IOException ignored) {
             // nothing left to do
         }

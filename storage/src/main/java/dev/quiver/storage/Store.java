@@ -6,22 +6,37 @@ import dev.quiver.error.CorruptionException;
 import dev.quiver.error.StorageIOException;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
  * The files of a world directory: one Chronicle Map file per persistent structure
  * ({@link #MAP_NAMES}), the journal, the lock file and the dirty marker.
  *
- * <p>Directory layout: {@code FORMAT} (text: format version), {@code lock} + {@code owner}
- * (pid of the writer), {@code journal}, {@code DIRTY} (present while a writer has the world open;
- * found at open it means the last writer died and recovery runs), and {@code <map>.cm} files.
+ * <p>Directory layout: {@code FORMAT} (text: format version), {@code lock} and {@code sessions/}
+ * (the gate lock and one registration per opener, {@link Sessions}), {@code journal}, {@code DIRTY}
+ * (present while a writer has the world open, or after a commit whose pages were journaled but not
+ * all applied), and {@code <map>.cm} files. A world is created whole in a temporary sibling and
+ * renamed into place ({@link NewWorld}).
+ *
+ * <p>Recovery runs at open when the world was not closed cleanly: a {@code DIRTY} marker, a
+ * non-empty journal, a registration of a dead process (reader or writer: a killed process leaves
+ * its Chronicle segment locks held inside the map files) or a copy left by an interrupted
+ * recovery. It takes the exclusive gate lock (a reader waits a bounded time for other readers to
+ * leave), recovers the map files crash-safely ({@link Recovery}), replays the journal and forces
+ * everything to disk before the markers go.
+ *
+ * <p>Commit protocol: the journal record is appended and forced, then the pages are put into the
+ * map files. A failed append is cut back and reported ({@link StorageIOException}); a failure while
+ * the pages are applied (a full disk) poisons the store: no further commit, and close neither
+ * empties the journal nor removes {@code DIRTY}, so the next open finishes the transaction.
+ *
+ * <p>Read-only opens on media that cannot be written (a read-only file system or directory) do not
+ * lock or register; they refuse a world that needs recovery, and because Chronicle Map needs
+ * writable mappings they open copies of the map files in a temporary directory (deleted at close).
  *
  * <p>Pages of format 2 (page key: content; the encodings are in {@code World.serialize}):
  * <ul>
@@ -59,78 +74,89 @@ final class Store implements AutoCloseable {
     private static final long[] ENTRIES = {64, 64, 64, 256, 256, 1024, 256, 1024};
     /** Expected average page size per map, in bytes (segments are 16 times this, at most 32 KiB). */
     private static final int[] AVG_VALUE = {256, 128, 16384, 2048, 8192, 512, 1024, 1024};
+    /** Journal size past which a commit checkpoints, in bytes. */
+    private static final long CHECKPOINT_BYTES = 64L << 20;
 
-    /** Test hook: the process halts right after journaling its Nth commit (0: never). */
-    private static final long CRASH_AFTER_JOURNAL = Long.getLong("quiver.test.crashAfterJournal", 0);
+    /** Fault and crash injection for the tests of this package; {@link StoreHooks#NONE} otherwise. */
+    static volatile StoreHooks hooks = StoreHooks.NONE;
 
     final Path dir;
     final boolean readOnly;
-    private final FileChannel lockChannel;
-    private final FileLock lock;
+    private final StoreHooks hook;
+    /** Null for the temporary directory of a world being created. */
+    private final Sessions sessions;
     final PagedMap[] maps = new PagedMap[MAP_NAMES.length];
     Journal journal;
     private long txSeq;
+    /** Why commits are refused (a journaled transaction is not fully applied), or null. */
+    private String poisoned;
+    /** Temporary copies of the map files for a read-only open on read-only media, or null. */
+    private Path copies;
+    private boolean closed, closedCleanly;
+    /** Set once every file is open (and recovered): only then may close checkpoint and drop DIRTY. */
+    private boolean opened;
 
     static {
         ChronicleSupport.init();
     }
 
-    private Store(Path dir, boolean readOnly, FileChannel lockChannel, FileLock lock) {
+    private Store(Path dir, boolean readOnly, Sessions sessions, StoreHooks hook) {
         this.dir = dir;
         this.readOnly = readOnly;
-        this.lockChannel = lockChannel;
-        this.lock = lock;
+        this.sessions = sessions;
+        this.hook = hook;
     }
 
     static boolean isWorld(Path dir) {
         return Files.isRegularFile(dir.resolve("FORMAT"));
     }
 
-    /** Opens the files; creates them when {@code create}. Runs recovery when the last writer died. */
-    static Store open(Path dir, boolean create, boolean readOnly) {
-        if (create) {
-            try {
-                Files.createDirectories(dir);
-                try (Stream<Path> s = Files.list(dir)) {
-                    if (s.findAny().isPresent()) {
-                        throw new WorldExistsException("cannot create world: " + dir + " exists and is not empty");
-                    }
-                }
-                Files.writeString(dir.resolve("FORMAT"), "quiver world format " + FORMAT_VERSION + "\n");
-            } catch (IOException e) {
-                throw new StorageIOException("cannot create world " + dir + ": " + e.getMessage(), e);
-            }
-        } else if (!isWorld(dir)) {
+    static String formatLine() {
+        return "quiver world format " + FORMAT_VERSION;
+    }
+
+    /**
+     * Creates a world at {@code dir} atomically ({@link NewWorld}): {@code fill} commits its first
+     * pages into the store of a temporary sibling, which is then renamed into place.
+     */
+    static void create(Path dir, Consumer<Store> fill) {
+        NewWorld.create(dir, hooks, fill);
+    }
+
+    /** The store of a world being built in a temporary directory: nobody else knows it exists. */
+    static Store openNew(Path tmp, StoreHooks hook) {
+        Store st = new Store(tmp, false, null, hook);
+        try {
+            st.openMaps(tmp);
+            st.journal = new Journal(tmp.resolve("journal"), hook.fileLayer());
+            st.opened = true;
+        } catch (RuntimeException e) {
+            st.close();
+            throw e;
+        }
+        return st;
+    }
+
+    /**
+     * Opens an existing world, as its writer or as a reader; runs recovery first when it was not
+     * closed cleanly.
+     *
+     * @throws NoWorldException       when {@code dir} holds no world
+     * @throws WorldFormatException   when it has another format version
+     * @throws WorldLockedException   when another process holds it (the message names it)
+     * @throws CorruptionException    when a map file is missing or damaged
+     * @throws StorageIOException     when the files cannot be read or written
+     */
+    static Store open(Path dir, boolean readOnly) {
+        if (!isWorld(dir)) {
             throw new NoWorldException("no world at " + dir + " (run 'quiver init' or 'quiver load' first)");
-        } else {
-            checkFormat(dir);
         }
-        FileChannel ch;
-        FileLock lk;
+        checkFormat(dir);
+        StoreHooks hook = hooks;
+        Sessions sessions = Sessions.enter(dir, !readOnly, hook);
+        Store st = new Store(dir, readOnly, sessions, hook);
         try {
-            ch = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
-        } catch (IOException e) {
-            throw new StorageIOException("cannot open lock file in " + dir + ": " + e.getMessage(), e);
-        }
-        boolean dirty = Files.exists(dir.resolve("DIRTY")) || journalNonEmpty(dir);
-        boolean exclusive = !readOnly || dirty;
-        lk = tryLock(dir, ch, !exclusive);
-        Store st = new Store(dir, readOnly, ch, lk);
-        try {
-            if (exclusive) {
-                writeOwner(dir);
-            }
-            st.openMaps(dirty);
-            if (dirty) {
-                st.recover();
-                if (readOnly) {
-                    Files.deleteIfExists(dir.resolve("DIRTY"));
-                }
-            }
-            if (!readOnly) {
-                Files.writeString(dir.resolve("DIRTY"), "open by pid " + ProcessHandle.current().pid() + "\n");
-            }
+            st.openFiles();
         } catch (IOException e) {
             st.close();
             throw new StorageIOException("cannot open world " + dir + ": " + e.getMessage(), e);
@@ -141,10 +167,73 @@ final class Store implements AutoCloseable {
         return st;
     }
 
+    private void openFiles() throws IOException {
+        for (String name : MAP_NAMES) {
+            Path f = dir.resolve(name + ".cm");
+            if (!Files.exists(f)) {
+                throw missingMapFile(dir, f);
+            }
+        }
+        if (needsRecovery()) {
+            if (!sessions.registered()) {
+                throw new StorageIOException("world " + dir + " was not closed cleanly and needs recovery, "
+                        + "which cannot run on read-only media: open it once where it can be written");
+            }
+            if (readOnly) {
+                sessions.upgrade();
+            }
+            if (needsRecovery()) { // another opener may have recovered it while we waited
+                recover();
+            }
+            if (readOnly) {
+                sessions.downgrade();
+            }
+        }
+        if (maps[0] == null) {
+            if (readOnly && !sessions.registered() || readOnly && !mapFilesWritable()) {
+                copies = Files.createTempDirectory("quiver-readonly-");
+                for (String name : MAP_NAMES) {
+                    Files.copy(dir.resolve(name + ".cm"), copies.resolve(name + ".cm"));
+                }
+                openMaps(copies);
+            } else {
+                openMaps(dir);
+            }
+        }
+        if (!readOnly) {
+            if (journal == null) {
+                journal = new Journal(dir.resolve("journal"), hook.fileLayer());
+            }
+            Path dirty = dir.resolve("DIRTY");
+            Files.writeString(dirty, "open by pid " + ProcessHandle.current().pid() + "\n");
+            Recovery.force(dirty);
+        }
+        opened = true;
+    }
+
+    private boolean mapFilesWritable() {
+        for (String name : MAP_NAMES) {
+            if (!hook.writable(dir.resolve(name + ".cm"))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static CorruptionException missingMapFile(Path dir, Path file) {
+        return new CorruptionException("world " + dir + " is missing its map file " + file
+                + " (it is never recreated empty: restore the world from a snapshot)");
+    }
+
+    private boolean needsRecovery() {
+        return Files.exists(dir.resolve("DIRTY")) || journalNonEmpty(dir) || Recovery.interrupted(dir)
+                || !sessions.stale().isEmpty();
+    }
+
     private static void checkFormat(Path dir) {
         try {
             String s = Files.readString(dir.resolve("FORMAT")).trim();
-            String expect = "quiver world format " + FORMAT_VERSION;
+            String expect = formatLine();
             if (!s.equals(expect)) {
                 throw new WorldFormatException("world " + dir + " has format '" + s + "', this build reads '" + expect + "'");
             }
@@ -162,57 +251,42 @@ final class Store implements AutoCloseable {
         }
     }
 
-    private static FileLock tryLock(Path dir, FileChannel ch, boolean shared) {
-        FileLock lk;
-        try {
-            lk = ch.tryLock(0, Long.MAX_VALUE, shared);
-        } catch (OverlappingFileLockException e) {
-            closeQuietly(ch);
-            throw new WorldLockedException("world " + dir + " is already open in this process (pid "
-                    + ProcessHandle.current().pid() + ")");
-        } catch (IOException e) {
-            closeQuietly(ch);
-            throw new StorageIOException("cannot lock " + dir + ": " + e.getMessage(), e);
-        }
-        if (lk == null) {
-            closeQuietly(ch);
-            String owner = "unknown";
-            try {
-                owner = Files.readString(dir.resolve("owner")).trim();
-            } catch (IOException ignored) {
-                // the holder may not have written it yet
-            }
-            throw new WorldLockedException("world " + dir + " is locked by process " + owner
-                    + (shared ? " (a writer)" : " (a writer or reader)"));
-        }
-        return lk;
+    private PagedMap openMap(Path file, int i, boolean recover) {
+        return PagedMap.open(file, MAP_NAMES[i], ENTRIES[i], AVG_VALUE[i], recover);
     }
 
-    private static void writeOwner(Path dir) throws IOException {
-        Files.writeString(dir.resolve("owner"), Long.toString(ProcessHandle.current().pid()));
-    }
-
-    private static void closeQuietly(AutoCloseable c) {
-        try {
-            c.close();
-        } catch (Exception ignored) {
-            // best effort
-        }
-    }
-
-    private void openMaps(boolean recover) {
+    private void openMaps(Path from) {
         for (int i = 0; i < maps.length; i++) {
-            maps[i] = PagedMap.open(dir.resolve(MAP_NAMES[i] + ".cm"), MAP_NAMES[i], ENTRIES[i], AVG_VALUE[i], recover);
+            maps[i] = openMap(from.resolve(MAP_NAMES[i] + ".cm"), i, false);
         }
-        journal = new Journal(dir.resolve("journal"));
     }
 
-    /** Re-applies every complete journal record (idempotent after-images), then empties the journal. */
-    private void recover() {
+    /**
+     * Recovers the map files ({@link Recovery}), re-applies every complete journal record
+     * (idempotent after-images), forces the map files and empties the journal, and only then drops
+     * the registrations of dead processes and (for a reader) the DIRTY marker. Runs under the
+     * exclusive gate lock.
+     */
+    private void recover() throws IOException {
+        var dead = sessions.stale();
+        Recovery.recoverMapFiles(dir, this::openMap, hook);
+        openMaps(dir);
+        journal = new Journal(dir.resolve("journal"), hook.fileLayer());
         for (List<Journal.Entry> rec : journal.readAll()) {
-            apply(rec);
+            for (Journal.Entry e : rec) {
+                maps[e.map()].put(e.key(), e.blob());
+            }
         }
+        hook.step("replayed");
         checkpoint();
+        hook.step("checkpointed");
+        sessions.removeStale(dead);
+        if (readOnly) {
+            journal.close();
+            journal = null;
+            Files.deleteIfExists(dir.resolve("DIRTY"));
+        }
+        hook.step("recovered");
     }
 
     /**
@@ -225,25 +299,24 @@ final class Store implements AutoCloseable {
     private void checkpoint() {
         for (String name : MAP_NAMES) {
             Path f = dir.resolve(name + ".cm");
-            try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
-                ch.force(true);
+            try {
+                Recovery.force(f);
             } catch (IOException e) {
                 throw new StorageIOException("cannot force " + f + " to disk: " + e.getMessage(), e);
             }
         }
+        hook.step("checkpoint forced");
         journal.truncate();
-    }
-
-    private void apply(List<Journal.Entry> entries) {
-        for (Journal.Entry e : entries) {
-            maps[e.map()].put(e.key(), e.blob());
-        }
     }
 
     /**
      * Commits one transaction: journal record forced to disk first, then the map files. When the
      * journal grows past 64 MiB the map files are forced to disk and the journal is emptied
      * ({@link #checkpoint()}).
+     *
+     * @throws StorageIOException when the record cannot be journaled (nothing changed: the caller
+     *                            rolls back), or when it was journaled but could not be applied to
+     *                            the map files (the store is then poisoned: the next open finishes it)
      */
     void commit(List<Journal.Entry> entries) {
         if (entries.isEmpty()) {
@@ -252,20 +325,54 @@ final class Store implements AutoCloseable {
         if (readOnly) {
             throw new ReadOnlyException("world " + dir + " is open read-only");
         }
-        journal.append(++txSeq, entries);
-        if (txSeq == CRASH_AFTER_JOURNAL) {
-            // fault injection for the crash tests: die between journal and map files
-            Runtime.getRuntime().halt(77);
+        if (poisoned != null) {
+            throw new StorageIOException("world " + dir + " takes no more commits in this process: " + poisoned
+                    + "; close and reopen it to finish that transaction from the journal");
         }
-        apply(entries);
-        if (journal.size() > (64L << 20)) {
-            checkpoint();
+        long seq = ++txSeq;
+        try {
+            journal.append(seq, entries);
+        } catch (StorageIOException e) {
+            if (journal.damaged()) {
+                poisoned = "its journal could not be cut back after a failed write";
+            }
+            throw e;
         }
+        hook.afterJournal(seq);
+        try {
+            for (int i = 0; i < entries.size(); i++) {
+                Journal.Entry e = entries.get(i);
+                hook.beforeApply(seq, i);
+                maps[e.map()].put(e.key(), e.blob());
+            }
+        } catch (RuntimeException | InternalError e) {
+            // InternalError: a fault in a mapped page, e.g. the disk filled while a map grew
+            poisoned = "a journaled transaction could not be applied to the map files (" + e.getMessage() + ")";
+            throw new StorageIOException("world " + dir + ": transaction journaled but not applied to the map files ("
+                    + e.getMessage() + "); the world is repaired from its journal when next opened", e);
+        }
+        if (journal.size() > CHECKPOINT_BYTES) {
+            try {
+                checkpoint();
+            } catch (StorageIOException e) {
+                // the transaction is committed; the journal stays and close checkpoints again
+            }
+        }
+    }
+
+    /** Why the store takes no more commits, or null. */
+    String poisoned() {
+        return poisoned;
+    }
+
+    /** True when {@link #close()} left nothing for a recovery to do. */
+    boolean closedCleanly() {
+        return closedCleanly;
     }
 
     long bytesOnDisk() {
         try (Stream<Path> s = Files.list(dir)) {
-            return s.mapToLong(p -> {
+            return s.filter(Files::isRegularFile).mapToLong(p -> {
                 try {
                     return Files.size(p);
                 } catch (IOException e) {
@@ -277,9 +384,18 @@ final class Store implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes the map files; for a healthy writer forces them and empties the journal and removes
+     * the DIRTY marker, then unregisters. A poisoned store keeps journal and marker for the next
+     * open. Idempotent.
+     */
     @Override
     public void close() {
-        boolean clean = true;
+        if (closed) {
+            return;
+        }
+        closed = true;
+        boolean clean = opened; // a failed open (say, in recovery) leaves journal and DIRTY as they were
         for (PagedMap m : maps) {
             if (m != null) {
                 try {
@@ -290,29 +406,49 @@ final class Store implements AutoCloseable {
             }
         }
         if (journal != null) {
-            if (clean && !readOnly) {
+            if (clean && !readOnly && poisoned == null && !journal.damaged()) {
                 try {
                     checkpoint();
                 } catch (StorageIOException e) {
                     clean = false; // the journal stays; the next open replays it
                 }
+            } else if (!readOnly) {
+                clean = false;
             }
             journal.close();
         }
-        if (clean && !readOnly && lock != null) {
+        if (clean && !readOnly && sessions != null) {
             try {
                 Files.deleteIfExists(dir.resolve("DIRTY"));
-            } catch (IOException ignored) {
-                // recovery on next open handles it
+            } catch (IOException e) {
+                clean = false; // recovery on next open handles it
             }
         }
-        if (lock != null) {
-            try {
-                lock.release();
-            } catch (IOException ignored) {
-                // closing the channel releases it too
+        closedCleanly = clean;
+        if (sessions != null) {
+            sessions.close();
+        }
+        if (copies != null) {
+            NewWorld.deleteTree(copies);
+        }
+    }
+
+    /**
+     * Test support: closes the files the way a killed process leaves them (no checkpoint, DIRTY
+     * and the registration file stay, the journal keeps every record), so the next open recovers.
+     */
+    void abandon() {
+        closed = true;
+        for (PagedMap m : maps) {
+            if (m != null) {
+                m.close();
             }
         }
-        closeQuietly(lockChannel);
+        if (journal != null) {
+            journal.close();
+        }
+        if (sessions != null) {
+            sessions.abandon();
+        }
     }
 }

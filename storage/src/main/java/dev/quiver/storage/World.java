@@ -127,35 +127,32 @@ public final class World implements AutoCloseable {
      * @throws dev.quiver.error.StorageIOException when it cannot be written
      */
     public static World create(Path dir) {
-        Store st = Store.open(dir, true, false);
-        World w = new World(st, false);
-        try {
-            w.bootstrap();
-        } catch (RuntimeException e) {
-            w.close();
-            throw e;
-        }
-        return w;
+        // built whole in a temporary sibling and renamed into place: never half made
+        Store.create(dir, st -> new World(st, false).bootstrap());
+        return open(dir);
     }
 
     /**
      * Opens an existing world for writing. One writer process per world directory: a second gets
-     * {@link WorldLockedException} naming the holder's pid. A world whose last writer died is
-     * recovered from its journal first.
+     * {@link WorldLockedException} naming the live holders' pids (writer and readers told apart). A
+     * world whose last opener died is recovered first (map files, then the journal).
      *
      * @throws NoWorldException when {@code dir} holds no world
      * @throws CorruptionException when its files are corrupt
      */
     public static World open(Path dir) {
-        return openStore(Store.open(dir, false, false), false);
+        return openStore(Store.open(dir, false), false);
     }
 
     /**
      * Opens an existing world for reading; mutations throw {@link ReadOnlyException}. Any number of
-     * readers may open a world while no writer holds it.
+     * readers may open a world while no writer holds it. On read-only media (a read-only file system
+     * or a directory this process may not write) the reader neither locks nor registers, and since
+     * Chronicle Map needs writable mappings it reads copies of the map files made in a temporary
+     * directory (java.io.tmpdir, deleted at close); a world there that needs recovery is refused.
      */
     public static World openReadOnly(Path dir) {
-        return openStore(Store.open(dir, false, true), true);
+        return openStore(Store.open(dir, true), true);
     }
 
     /** Opens the world in {@code dir} for writing, creating it when {@code dir} holds none. */
@@ -745,8 +742,8 @@ public final class World implements AutoCloseable {
      *                                         or the pages do not form a consistent world
      */
     public static World restorePages(Path dir, Iterable<Page> pages) {
-        Store st = Store.open(dir, true, false);
-        try {
+        // built whole in a temporary sibling and renamed into place: never half made
+        Store.create(dir, st -> {
             var entries = new ArrayList<Journal.Entry>();
             for (Page p : pages) {
                 int m = Arrays.asList(WorldFormat.MAP_NAMES).indexOf(p.mapName());
@@ -756,17 +753,12 @@ public final class World implements AutoCloseable {
                 entries.add(new Journal.Entry(m, p.key(), p.blob()));
             }
             st.commit(entries);
-        } catch (RuntimeException e) {
-            st.close();
-            throw e;
-        }
-        World w = openStore(st, false);
-        List<String> problems = w.check();
-        if (!problems.isEmpty()) {
-            w.close();
-            throw new dev.quiver.error.BadInputException("restored world is inconsistent: " + problems.get(0));
-        }
-        return w;
+            List<String> problems = openStore(st, false).check();
+            if (!problems.isEmpty()) {
+                throw new dev.quiver.error.BadInputException("restored world is inconsistent: " + problems.get(0));
+            }
+        });
+        return open(dir);
     }
 
     // ------------------------------------------------------------------ bootstrap and load

@@ -22,9 +22,23 @@ import static org.junit.jupiter.api.Assertions.*;
 class CrashTest {
     static final int TXS = 400, PER_TX = 50;
 
-    /** Child process: load TXS transactions, printing "committed i" after each commit returns. */
+    /**
+     * Child process: load TXS transactions, printing "committed i" after each commit returns; with
+     * a second argument N, halts right after journaling the Nth commit of the opened world.
+     */
     public static void main(String[] args) {
         Path dir = Path.of(args[0]);
+        if (args.length > 1) {
+            long haltAt = Long.parseLong(args[1]);
+            Store.hooks = new StoreHooks() {
+                @Override
+                void afterJournal(long txSeq) {
+                    if (txSeq == haltAt) {
+                        Runtime.getRuntime().halt(77); // die between journal and map files
+                    }
+                }
+            };
+        }
         try (World w = World.openOrCreate(dir)) {
             long rel = w.entity("Next");
             for (int i = 0; i < TXS; i++) {
@@ -46,7 +60,7 @@ class CrashTest {
         }
     }
 
-    private static Process child(Path dir, String... props) throws Exception {
+    private static Process child(Path dir, String... args) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -54,13 +68,11 @@ class CrashTest {
                 cmd.add(a);
             }
         }
-        for (String p : props) {
-            cmd.add(p);
-        }
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(CrashTest.class.getName());
         cmd.add(dir.toString());
+        cmd.addAll(List.of(args));
         return new ProcessBuilder(cmd).redirectErrorStream(false).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     }
 
@@ -114,12 +126,13 @@ class CrashTest {
     @Test
     void crashBetweenJournalAndMapFilesIsRecovered() throws Exception {
         Path dir = tmp.resolve("j");
-        // commits: 1 bootstrap, 2 the Next entity, 3.. the transactions; die after journaling commit 10
-        Process p = child(dir, "-Dquiver.test.crashAfterJournal=10");
+        // commits of the opened world (the bootstrap commit is made while creating it): 1 the Next
+        // entity, 2.. the transactions; die after journaling commit 9
+        Process p = child(dir, "9");
         var out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals(77, p.exitValue(), out);
-        // transaction 7 (commit 10) was journaled but never reached the map files nor printed
+        // transaction 7 (commit 9) was journaled but never reached the map files nor printed
         assertFalse(out.contains("committed 7"));
         assertEquals(8, committedPrefix(dir));
     }

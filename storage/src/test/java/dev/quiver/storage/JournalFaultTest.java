@@ -1,0 +1,189 @@
+package dev.quiver.storage;
+
+import dev.quiver.error.QuiverException;
+import dev.quiver.error.StorageIOException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Faults injected under the journal ({@link FaultyFileLayer}) and while a commit applies its pages
+ * (issue 8, faults 1 and 8): after each, the transaction is reported failed or finished by the next
+ * open, the world reopens in the state before or after it, and {@link World#check()} is clean.
+ */
+class JournalFaultTest {
+    @TempDir
+    Path tmp;
+    final FaultyFileLayer faults = new FaultyFileLayer();
+    /** Commit (by store sequence number) whose second page put fails as if the disk were full; 0: none. */
+    volatile long failApplyOf;
+
+    @BeforeEach
+    void install() {
+        Store.hooks = new StoreHooks() {
+            @Override
+            FileLayer fileLayer() {
+                return faults;
+            }
+
+            @Override
+            void beforeApply(long txSeq, int index) {
+                if (txSeq == failApplyOf && index == 1) {
+                    throw new StorageIOException("No space left on device (injected while applying)");
+                }
+            }
+        };
+    }
+
+    @AfterEach
+    void uninstall() {
+        Store.hooks = StoreHooks.NONE;
+    }
+
+    private Path worldWithA() {
+        Path dir = tmp.resolve("w");
+        try (World w = World.create(dir)) {
+            w.entity("a");
+        }
+        return dir;
+    }
+
+    private static long journalSize(Path dir) throws Exception {
+        return Files.size(dir.resolve("journal"));
+    }
+
+    private static int journalRecords(Path dir) {
+        try (Journal j = new Journal(dir.resolve("journal"), FileLayer.OS)) {
+            return j.readAll().size();
+        }
+    }
+
+    private static void assertReopens(Path dir, boolean bPresent) {
+        try (World w = World.open(dir)) {
+            assertEquals(List.of(), w.check());
+            assertNotEquals(0, w.lookup("a"));
+            assertEquals(bPresent, w.lookup("b") != 0, "b present");
+            w.entity("after"); // and it takes commits again
+        }
+        try (World w = World.openReadOnly(dir)) {
+            assertEquals(List.of(), w.check());
+            assertNotEquals(0, w.lookup("after"));
+        }
+    }
+
+    @Test
+    void aShortWriteIsCutBackAndTheTransactionFails() throws Exception {
+        Path dir = worldWithA();
+        try (World w = World.open(dir)) {
+            w.entity("x");
+            long before = journalSize(dir);
+            faults.shortWrite = 10;
+            var e = assertThrows(StorageIOException.class, () -> w.entity("b"));
+            assertTrue(e.getMessage().contains("No space left"), e.getMessage());
+            assertEquals(0, w.lookup("b"), "rolled back");
+            assertEquals(before, journalSize(dir), "no torn bytes left in the journal");
+            w.entity("c");
+            assertEquals(2, journalRecords(dir), "the next record follows the last good one");
+            assertEquals(List.of(), w.check());
+        }
+        assertReopens(dir, false);
+        try (World w = World.openReadOnly(dir)) {
+            assertNotEquals(0, w.lookup("c"));
+        }
+    }
+
+    @Test
+    void aFailedFsyncIsCutBackAndTheTransactionFails() throws Exception {
+        Path dir = worldWithA();
+        try (World w = World.open(dir)) {
+            long before = journalSize(dir);
+            faults.failForce = true;
+            assertThrows(StorageIOException.class, () -> w.entity("b"));
+            assertEquals(0, w.lookup("b"));
+            assertEquals(before, journalSize(dir));
+            w.entity("c");
+            assertEquals(1, journalRecords(dir));
+        }
+        assertReopens(dir, false);
+    }
+
+    @Test
+    void anAppendThatCannotBeCutBackPoisonsTheStore() throws Exception {
+        Path dir = worldWithA();
+        try (World w = World.open(dir)) {
+            faults.shortWrite = 20;
+            faults.failTruncate = true;
+            assertThrows(StorageIOException.class, () -> w.entity("b"));
+            faults.failTruncate = false;
+            var e = assertThrows(StorageIOException.class, () -> w.entity("c"));
+            assertTrue(e.getMessage().contains("no more commits"), e.getMessage());
+        }
+        assertTrue(Files.exists(dir.resolve("DIRTY")), "close of a poisoned store keeps the DIRTY marker");
+        assertTrue(journalSize(dir) > 0, "and the journal");
+        assertReopens(dir, false); // the torn record is ignored
+        try (World w = World.openReadOnly(dir)) {
+            assertEquals(0, w.lookup("c"));
+        }
+    }
+
+    @Test
+    void aFullDiskWhileApplyingIsFinishedByTheNextOpen() throws Exception {
+        Path dir = worldWithA();
+        try (World w = World.open(dir)) {
+            w.entity("x"); // commit 1
+            failApplyOf = 2;
+            assertThrows(QuiverException.class, () -> w.entity("b"));
+            failApplyOf = 0;
+            var e = assertThrows(StorageIOException.class, () -> w.entity("c"));
+            assertTrue(e.getMessage().contains("no more commits"), e.getMessage());
+        }
+        assertTrue(Files.exists(dir.resolve("DIRTY")), "the journaled change is kept until it is applied");
+        assertEquals(2, journalRecords(dir));
+        assertReopens(dir, true); // replayed: the state after the transaction
+        try (World w = World.openReadOnly(dir)) {
+            assertNotEquals(0, w.lookup("x"));
+            assertEquals(0, w.lookup("c"));
+        }
+    }
+
+    /** Child: opens DIR with a crash armed at the first journal fsync, and commits entity b. */
+    public static void main(String[] args) {
+        var layer = new FaultyFileLayer();
+        layer.crashKeeping = Long.parseLong(args[1]);
+        layer.garble = Boolean.parseBoolean(args[2]);
+        Store.hooks = new StoreHooks() {
+            @Override
+            FileLayer fileLayer() {
+                return layer;
+            }
+        };
+        try (World w = World.open(Path.of(args[0]))) {
+            w.entity("b");
+        }
+        System.exit(3); // the crash did not happen
+    }
+
+    @Test
+    void unsyncedJournalBytesLostInACrash() throws Exception {
+        Path dir = worldWithA();
+        Path copy = tmp.resolve("clean");
+        // the record of "b" is a few hundred bytes; keep none, some, all but one, all (garbled or not)
+        long[][] cases = {{0, 0}, {7, 0}, {100, 1}, {1 << 20, 1}, {1 << 20, 0}};
+        ChildJvm.copyTree(dir, copy);
+        for (long[] c : cases) {
+            NewWorld.deleteTree(dir);
+            ChildJvm.copyTree(copy, dir);
+            boolean garble = c[1] == 1;
+            assertEquals(77, ChildJvm.run(JournalFaultTest.class, dir, c[0], garble), "keep " + c[0]);
+            boolean complete = c[0] >= (1 << 20) && !garble;
+            assertReopens(dir, complete);
+        }
+    }
+}
