@@ -7,6 +7,8 @@ import dev.quiver.index.Ids;
 import dev.quiver.index.ReverseIndex;
 import dev.quiver.storage.check.Checker;
 import dev.quiver.storage.entity.EntityIndex;
+import dev.quiver.storage.file.Journal;
+import dev.quiver.storage.file.Store;
 import dev.quiver.storage.entity.EntityNames;
 import dev.quiver.storage.entity.Names;
 import dev.quiver.storage.format.PageImage;

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * <pre>
  *   tx  &lt;-  entity  &lt;-  table  &lt;-  rules  &lt;-  check
  *                       ^        format &lt;------'
- *   World (facade) uses all of them; the file layer (Store, Journal) only World.
+ *   World (facade) uses all of them and the file layer (storage.file), which knows none of them.
  * </pre>
  */
 class LayeringTest {
@@ -37,8 +37,6 @@ class LayeringTest {
                 .importPackages("dev.quiver.storage", "dev.quiver.index");
     }
 
-    private static final String[] FILE_LAYER = {"dev.quiver.storage.Store", "dev.quiver.storage.Journal",
-        "dev.quiver.index.PagedMap"};
 
     private static void check(ArchRule rule) {
         rule.check(classes);
@@ -48,19 +46,17 @@ class LayeringTest {
     void inMemoryClassesKnowNeitherTheFormatNorTheFiles() {
         check(noClasses().that().resideInAnyPackage("..storage.entity..", "..storage.table..", "..storage.rules..",
                         "..storage.tx..")
-                .should().dependOnClassesThat().resideInAnyPackage("..storage.format..", "..storage.check..")
-                .orShould().dependOnClassesThat().haveFullyQualifiedName(FILE_LAYER[0])
-                .orShould().dependOnClassesThat().haveFullyQualifiedName(FILE_LAYER[1])
-                .orShould().dependOnClassesThat().haveFullyQualifiedName(FILE_LAYER[2]));
+                .should().dependOnClassesThat().resideInAnyPackage("..storage.format..", "..storage.check..",
+                        "..storage.file..")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.quiver.index.PagedMap"));
     }
 
     @Test
     void theFormatDoesNotKnowTheFilesOrTheRules() {
         check(noClasses().that().resideInAPackage("..storage.format..")
-                .should().dependOnClassesThat().resideInAnyPackage("..storage.rules..", "..storage.check..")
-                .orShould().dependOnClassesThat().haveFullyQualifiedName(FILE_LAYER[0])
-                .orShould().dependOnClassesThat().haveFullyQualifiedName(FILE_LAYER[1])
-                .orShould().dependOnClassesThat().haveFullyQualifiedName(FILE_LAYER[2]));
+                .should().dependOnClassesThat().resideInAnyPackage("..storage.rules..", "..storage.check..",
+                        "..storage.file..")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.quiver.index.PagedMap"));
     }
 
     @Test
@@ -72,6 +68,14 @@ class LayeringTest {
                 .should().dependOnClassesThat().resideInAnyPackage("..storage.table..", "..storage.rules.."));
         check(noClasses().that().resideInAPackage("..storage.table..")
                 .should().dependOnClassesThat().resideInAnyPackage("..storage.rules.."));
+    }
+
+    @Test
+    void theFileLayerKnowsOnlyTheFilesAndTheApiTypes() {
+        check(noClasses().that().resideInAPackage("..storage.file..")
+                .should().dependOnClassesThat().resideInAnyPackage("..storage.entity..", "..storage.table..",
+                        "..storage.rules..", "..storage.tx..", "..storage.format..", "..storage.check..")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.quiver.storage.World"));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.quiver.storage;
+package dev.quiver.storage.file;
 
 import dev.quiver.error.CorruptionException;
 import dev.quiver.error.StorageIOException;

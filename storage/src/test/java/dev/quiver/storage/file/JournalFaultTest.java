@@ -1,4 +1,6 @@
-package dev.quiver.storage;
+package dev.quiver.storage.file;
+
+import dev.quiver.storage.World;
 
 import dev.quiver.error.QuiverException;
 import dev.quiver.error.StorageIOException;

@@ -1,4 +1,4 @@
-package dev.quiver.storage;
+package dev.quiver.storage.file;
 
 import dev.quiver.error.StorageIOException;
 
@@ -22,11 +22,11 @@ import java.util.zip.CRC32C;
  * so after a crash the world reopens with every fully written record re-applied and a torn last
  * record ignored: the state before or after each transaction, never between.
  */
-final class Journal implements AutoCloseable {
+public final class Journal implements AutoCloseable {
     static final int MAGIC = 0x51564A31; // "QVJ1"
 
     /** One page after-image. */
-    record Entry(int map, long key, byte[] blob) {}
+    public record Entry(int map, long key, byte[] blob) {}
 
     private final FileLayer.Handle file;
     private final Path path;

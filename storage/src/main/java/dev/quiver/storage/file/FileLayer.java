@@ -1,4 +1,4 @@
-package dev.quiver.storage;
+package dev.quiver.storage.file;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,4 +1,9 @@
-package dev.quiver.storage;
+package dev.quiver.storage.file;
+
+import dev.quiver.storage.NoWorldException;
+import dev.quiver.storage.WorldFormatException;
+import dev.quiver.storage.WorldLockedException;
+import dev.quiver.storage.ReadOnlyException;
 
 import dev.quiver.index.ChronicleSupport;
 import dev.quiver.index.PagedMap;
@@ -55,7 +60,7 @@ import java.util.stream.Stream;
  * Each page is grouped by what a transaction usually changes together, so a commit rewrites the
  * pages of the entities and tables it touched.
  */
-final class Store implements AutoCloseable {
+public final class Store implements AutoCloseable {
     /**
      * 2: tables persisted 64 to a page with their rows inline up to 64 rows (1: a types page and
      * row pages per table).
@@ -80,12 +85,14 @@ final class Store implements AutoCloseable {
     /** Fault and crash injection for the tests of this package; {@link StoreHooks#NONE} otherwise. */
     static volatile StoreHooks hooks = StoreHooks.NONE;
 
-    final Path dir;
+    /** The world directory. */
+    public final Path dir;
     final boolean readOnly;
     private final StoreHooks hook;
     /** Null for the temporary directory of a world being created. */
     private final Sessions sessions;
-    final PagedMap[] maps = new PagedMap[MAP_NAMES.length];
+    /** The page maps, one per page family (in the format's map-id order). */
+    public final PagedMap[] maps = new PagedMap[MAP_NAMES.length];
     Journal journal;
     private long txSeq;
     /** Why commits are refused (a journaled transaction is not fully applied), or null. */
@@ -107,7 +114,7 @@ final class Store implements AutoCloseable {
         this.hook = hook;
     }
 
-    static boolean isWorld(Path dir) {
+    public static boolean isWorld(Path dir) {
         return Files.isRegularFile(dir.resolve("FORMAT"));
     }
 
@@ -119,7 +126,7 @@ final class Store implements AutoCloseable {
      * Creates a world at {@code dir} atomically ({@link NewWorld}): {@code fill} commits its first
      * pages into the store of a temporary sibling, which is then renamed into place.
      */
-    static void create(Path dir, Consumer<Store> fill) {
+    public static void create(Path dir, Consumer<Store> fill) {
         NewWorld.create(dir, hooks, fill);
     }
 
@@ -147,7 +154,7 @@ final class Store implements AutoCloseable {
      * @throws CorruptionException    when a map file is missing or damaged
      * @throws StorageIOException     when the files cannot be read or written
      */
-    static Store open(Path dir, boolean readOnly) {
+    public static Store open(Path dir, boolean readOnly) {
         if (!isWorld(dir)) {
             throw new NoWorldException("no world at " + dir + " (run 'quiver init' or 'quiver load' first)");
         }
@@ -318,7 +325,7 @@ final class Store implements AutoCloseable {
      *                            rolls back), or when it was journaled but could not be applied to
      *                            the map files (the store is then poisoned: the next open finishes it)
      */
-    void commit(List<Journal.Entry> entries) {
+    public void commit(List<Journal.Entry> entries) {
         if (entries.isEmpty()) {
             return;
         }
@@ -370,7 +377,7 @@ final class Store implements AutoCloseable {
         return closedCleanly;
     }
 
-    long bytesOnDisk() {
+    public long bytesOnDisk() {
         try (Stream<Path> s = Files.list(dir)) {
             return s.filter(Files::isRegularFile).mapToLong(p -> {
                 try {

@@ -1,4 +1,7 @@
-package dev.quiver.storage;
+package dev.quiver.storage.file;
+
+import dev.quiver.storage.World;
+import dev.quiver.storage.WorldLockedException;
 
 import dev.quiver.error.CorruptionException;
 import dev.quiver.error.StorageIOException;

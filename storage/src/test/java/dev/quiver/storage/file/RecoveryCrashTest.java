@@ -1,4 +1,6 @@
-package dev.quiver.storage;
+package dev.quiver.storage.file;
+
+import dev.quiver.storage.World;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
