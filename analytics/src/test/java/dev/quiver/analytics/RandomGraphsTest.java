@@ -36,7 +36,7 @@ class RandomGraphsTest {
         }
         long fresh = System.nanoTime();
         System.out.println("RandomGraphsTest: fresh seed " + fresh + " (rerun with -Dquiver.seed=" + fresh + ")");
-        return LongStream.concat(LongStream.rangeClosed(1, 40), LongStream.of(fresh));
+        return LongStream.concat(LongStream.rangeClosed(1, 30), LongStream.of(fresh));
     }
 
     @ParameterizedTest(name = "seed {0}")
