@@ -10,9 +10,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A progress bar on stderr for {@code quiver analyze}: the mean completion of the phases reported so
- * far (the closure's two directions run at once and report separately), in per mille, with the
- * latest phase as its message. Cleared when closed.
+ * A progress bar on stderr for {@code quiver analyze}: the mean completion of the phases of the
+ * current stage (the closure's two directions run at once and report separately; a phase reported
+ * after all earlier ones finished starts a new stage), in per mille, with the latest phase as its
+ * message. Cleared when closed.
  */
 final class AnalysisProgress implements Progress, AutoCloseable {
     private final ProgressBar bar;
@@ -32,6 +33,9 @@ final class AnalysisProgress implements Progress, AutoCloseable {
 
     @Override
     public synchronized void update(String phase, long done, long total) {
+        if (!phases.containsKey(phase) && phases.values().stream().allMatch(f -> f >= 1.0)) {
+            phases.clear(); // a new stage starts once every phase before it has finished
+        }
         phases.put(phase, total <= 0 ? 1.0 : Math.min(1.0, (double) done / total));
         double sum = 0;
         for (double f : phases.values()) {
