@@ -24,7 +24,6 @@ final class GraphBuilder {
         int[] dst = new int[1024];
         byte[] rel = new byte[1024];
         int edges = 0;
-        boolean[] seen = new boolean[1024];
         int maxIndex = 0;
         int[] targets = new int[8];
         for (int k = 0; k < r; k++) {
@@ -68,7 +67,7 @@ final class GraphBuilder {
             progress.update("reading pairs", k + 1, r);
         }
         // nodes: every source and target, numbered in entity-index order
-        seen = new boolean[maxIndex + 1];
+        boolean[] seen = new boolean[maxIndex + 1];
         for (int e = 0; e < edges; e++) {
             seen[src[e]] = true;
             seen[dst[e]] = true;

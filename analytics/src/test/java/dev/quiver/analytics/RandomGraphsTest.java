@@ -98,6 +98,18 @@ class RandomGraphsTest {
             System.out.println("RandomGraphsTest: " + msg + ": " + g.nodeCount() + " nodes, " + g.edgeCount()
                     + " edges, " + g.strongComponents().cyclicComponents().length + " cycle groups");
             check(g, ref, rnd, msg);
+            // the in-lists (a transpose of the table scan) agree with the world's reverse index
+            for (int v = 0; v < g.nodeCount(); v++) {
+                java.util.TreeSet<Integer> sources = new java.util.TreeSet<>();
+                for (long r : rels) {
+                    w.forEachSourceIndex(r, dev.quiver.index.Ids.index(g.entity(v)), sources::add);
+                }
+                java.util.TreeSet<Integer> in = new java.util.TreeSet<>();
+                for (int x = g.inStart()[v]; x < g.inStart()[v + 1]; x++) {
+                    in.add(dev.quiver.index.Ids.index(g.entity(g.inSources()[x])));
+                }
+                assertEquals(sources, in, msg + ": in-list of " + g.entity(v) + " against the reverse index");
+            }
         }
     }
 
