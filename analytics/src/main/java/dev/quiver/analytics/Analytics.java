@@ -18,7 +18,7 @@ import java.util.Arrays;
  * }
  * }</pre>
  *
- * Results are arrays indexed by graph node (see {@link Graph}); {@link Results} turns any of them
+ * Results are arrays indexed by graph node (see {@link Graph}); {@link NodeValues} turns any of them
  * into per-entity rows and writes them back to the world as a component.
  */
 public final class Analytics {
@@ -32,7 +32,7 @@ public final class Analytics {
         this.world = world;
     }
 
-    /** Analytics over {@code world} (read-only or writable; only {@link Results#write} writes). */
+    /** Analytics over {@code world} (read-only or writable; only {@link NodeValues#write} writes). */
     public static Analytics of(World world) {
         if (world == null) {
             throw new NullPointerException("world");

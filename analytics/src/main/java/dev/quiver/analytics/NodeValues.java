@@ -146,7 +146,7 @@ public final class NodeValues {
     /**
      * Stores the values as a component on every node's entity, in one transaction: declares the
      * component {@code name} with {@link #schema()} (re-declaring an equal schema is fine) and sets
-     * it on each entity, so queries such as {@code Impact} or {@code $this == ...} can use them.
+     * it on each entity, so that queries (e.g. {@code Impact}) and rules can use them.
      *
      * @return the component's id
      * @throws dev.quiver.storage.ConstraintException when {@code name} already has another schema
