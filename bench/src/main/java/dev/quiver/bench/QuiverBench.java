@@ -33,7 +33,7 @@ import java.util.concurrent.Callable;
         header = "Quiver benchmarks: the RG-1 workload, real graphs and JMH micro-benchmarks.",
         description = {"Figures are printed, never asserted; counts and sums are checked.",
             "Exit codes: 0 ok, 1 a check failed (or an internal error), 2 bad input."},
-        subcommands = {Rg1Command.class, GraphCommand.class, JmhCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {Rg1Command.class, GraphCommand.class, AnalyzeBenchCommand.class, JmhCommand.class, CommandLine.HelpCommand.class})
 public final class QuiverBench implements Callable<Integer> {
     /** Exit code when every check passed. */
     public static final int OK = 0;
