@@ -1,7 +1,7 @@
 package dev.quiver.analytics;
 
 import dev.quiver.index.Ids;
-import dev.quiver.storage.Table;
+import dev.quiver.storage.table.Table;
 import dev.quiver.storage.World;
 import it.unimi.dsi.fastutil.ints.IntArrays;
 

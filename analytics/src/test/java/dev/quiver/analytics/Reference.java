@@ -1,6 +1,6 @@
 package dev.quiver.analytics;
 
-import dev.quiver.storage.Table;
+import dev.quiver.storage.table.Table;
 import dev.quiver.storage.World;
 
 import java.util.ArrayDeque;
