@@ -344,8 +344,16 @@ public final class PagedMap implements AutoCloseable {
     private static final class ActionFailure extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        ActionFailure(RuntimeException cause) {
+        ActionFailure(Throwable cause) {
             super(null, cause, false, false);
+        }
+
+        /** Throws the action's own exception or error. */
+        RuntimeException rethrow() {
+            if (getCause() instanceof Error) {
+                throw (Error) getCause();
+            }
+            throw (RuntimeException) getCause();
         }
     }
 
@@ -374,7 +382,7 @@ public final class PagedMap implements AutoCloseable {
                     byte[] blob = verified(page, 1, v, Arrays.copyOfRange(v, HEADER_BYTES, v.length));
                     try {
                         action.accept(page, blob);
-                    } catch (RuntimeException ex) {
+                    } catch (RuntimeException | Error ex) {
                         throw new ActionFailure(ex);
                     }
                     return;
@@ -391,7 +399,7 @@ public final class PagedMap implements AutoCloseable {
                 multi.put(page, Math.max(multi.get(page), seg + 1));
             });
         } catch (ActionFailure f) {
-            throw (RuntimeException) f.getCause();
+            throw f.rethrow();
         } catch (QuiverException e) {
             throw e;
         } catch (RuntimeException | AssertionError e) {

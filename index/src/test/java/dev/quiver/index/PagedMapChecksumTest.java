@@ -230,6 +230,10 @@ class PagedMapChecksumTest {
             assertEquals(mine, assertThrows(IllegalStateException.class, () -> m.forEach((k, v) -> {
                 throw mine;
             })));
+            AssertionError failed = new AssertionError("a test's assertion");
+            assertEquals(failed, assertThrows(AssertionError.class, () -> m.forEach((k, v) -> {
+                throw failed;
+            })));
             CorruptionException decoded = new CorruptionException("decoded");
             assertEquals(decoded, assertThrows(CorruptionException.class, () -> m.forEach((k, v) -> {
                 if (k == LARGE) {
