@@ -5,6 +5,7 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.error.StorageIOException;
 
 import net.openhft.chronicle.hash.Data;
+import net.openhft.chronicle.hash.locks.InterProcessDeadLockException;
 import net.openhft.chronicle.map.ChronicleMap;
 import net.openhft.chronicle.map.ExternalMapQueryContext;
 import net.openhft.chronicle.map.MapEntry;
@@ -173,6 +174,11 @@ public final class PagedMap implements AutoCloseable {
 
     /** A failure Chronicle raised while reading or writing the file: the file is damaged. */
     private CorruptionException chronicleFailure(String what, Throwable e) {
+        if (e instanceof InterProcessDeadLockException) {
+            return new CorruptionException("map file " + fileName() + " (" + what + "): a segment lock stayed taken for "
+                    + System.getProperty(ChronicleSupport.LOCK_TIMEOUT_PROPERTY, "60") + " s (a damaged lock word, "
+                    + "or a process that holds it and hangs)", e);
+        }
         return new CorruptionException("corrupt map file " + fileName() + " (" + what + "): " + e, e);
     }
 
