@@ -1,8 +1,14 @@
 package dev.quiver.cli;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.quiver.storage.FieldType;
 import dev.quiver.storage.Schema;
 import dev.quiver.storage.ValueException;
@@ -10,6 +16,7 @@ import dev.quiver.storage.World;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,7 +31,23 @@ import java.util.Map;
                 + "Entity fields take names. ENTITY is created when missing.",
             "Example: quiver set w ship Position '{\"x\": 1.5, \"y\": 2}'"})
 final class SetCommand extends BaseCommand {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * Deepest JSON nesting accepted: a value is an object or array of scalars (depth 1); a little
+     * deeper still parses, so that a nested value is refused by name instead of by depth.
+     */
+    static final int MAX_DEPTH = 32;
+
+    /**
+     * Strict reader: text after the value is refused, floating-point numbers keep their decimal
+     * text ({@link java.math.BigDecimal}) so their range is checked against the field's type, and
+     * nesting stops at {@link #MAX_DEPTH}.
+     */
+    private static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+                    .build())
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .build();
 
     @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (must exist).")
     Path world;
@@ -61,9 +84,13 @@ final class SetCommand extends BaseCommand {
         JsonNode node;
         try {
             node = JSON.readTree(text);
+        } catch (StreamConstraintsException e) {
+            throw new CliInputException("malformed JSON value: nesting depth over " + MAX_DEPTH
+                    + " (a value is an object or array of field values)", e);
         } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
             throw new CliInputException("malformed JSON value: " + e.getOriginalMessage()
-                    + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")", e);
+                    + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"), e);
         }
         if (node == null || !(node.isObject() || node.isArray())) {
             throw new CliInputException("the value must be a JSON object or array, got: " + text);
@@ -109,9 +136,42 @@ final class SetCommand extends BaseCommand {
         if (v.isTextual()) {
             return v.textValue();
         }
-        if (v.isIntegralNumber()) {
-            return v.canConvertToLong() ? (Object) v.longValue() : v.doubleValue();
+        if (v.isNumber()) {
+            return number(type, field, v);
         }
         return v.doubleValue();
+    }
+
+    /**
+     * A JSON number as the field's type needs it: a Double for f32 and f64, a Long for i32, i64 and
+     * entity, refused when it does not fit (an f64 or f32 overflowing to infinity, an integer out of
+     * range). Other types get the number as parsed and World refuses it by name.
+     */
+    private static Object number(FieldType type, String field, JsonNode v) {
+        if (type == FieldType.F32 || type == FieldType.F64) {
+            double d = v.doubleValue();
+            if (Double.isInfinite(d) || (type == FieldType.F32 && Float.isInfinite((float) d))) {
+                throw new ValueException("field '" + field + "': " + v.asText() + " does not fit " + type.spelling());
+            }
+            return d;
+        }
+        if (type == FieldType.I32 || type == FieldType.I64 || type == FieldType.ENTITY) {
+            BigDecimal exact = v.decimalValue();
+            if (exact.signum() != 0 && exact.stripTrailingZeros().scale() > 0) {
+                throw new ValueException("field '" + field + "' is an integer, got " + v.asText());
+            }
+            FieldType range = type == FieldType.ENTITY ? FieldType.I64 : type;
+            long l;
+            try {
+                l = exact.longValueExact();
+            } catch (ArithmeticException e) {
+                throw new ValueException("field '" + field + "': " + v.asText() + " does not fit " + range.spelling());
+            }
+            if (type == FieldType.I32 && (l < Integer.MIN_VALUE || l > Integer.MAX_VALUE)) {
+                throw new ValueException("field '" + field + "': " + v.asText() + " does not fit i32");
+            }
+            return l;
+        }
+        return v.isIntegralNumber() && v.canConvertToLong() ? (Object) v.longValue() : v.doubleValue();
     }
 }

@@ -2,10 +2,19 @@ package dev.quiver.index;
 
 /**
  * Process-wide settings that must be in place before any Chronicle class loads: usage analytics
- * off (nothing of Quiver's may reach the network) and quiet start-up banners.
+ * off (nothing of Quiver's may reach the network), quiet start-up banners, and a segment lock
+ * timeout of {@value #LOCK_TIMEOUT_SECONDS} s instead of Chronicle's 60 s (a damaged lock word in a
+ * map file makes every access to that segment spin until the timeout, which PagedMap then reports
+ * as a CorruptionException; {@code -Dnet.openhft.chronicle.map.lockTimeoutSeconds=N} overrides it).
  */
 public final class ChronicleSupport {
     private ChronicleSupport() {}
+
+    /** Seconds a Chronicle Map segment lock is waited for before the access fails. */
+    public static final int LOCK_TIMEOUT_SECONDS = 10;
+
+    /** Chronicle's system property for {@link #LOCK_TIMEOUT_SECONDS}, read once when Chronicle loads. */
+    public static final String LOCK_TIMEOUT_PROPERTY = "net.openhft.chronicle.map.lockTimeoutSeconds";
 
     /** Idempotent; call before touching Chronicle Map. */
     public static void init() {
@@ -14,6 +23,7 @@ public final class ChronicleSupport {
         setIfAbsent("chronicle.disk.monitor.disable", "true");
         setIfAbsent("jvm.resource.tracing", "false");
         setIfAbsent("disable.thread.safety", "true");
+        setIfAbsent(LOCK_TIMEOUT_PROPERTY, Integer.toString(LOCK_TIMEOUT_SECONDS));
     }
 
     private static void setIfAbsent(String key, String value) {

@@ -1,9 +1,14 @@
 package dev.quiver.index;
 
 import dev.quiver.error.CorruptionException;
+import dev.quiver.error.QuiverException;
 import dev.quiver.error.StorageIOException;
 
+import net.openhft.chronicle.hash.Data;
+import net.openhft.chronicle.hash.locks.InterProcessDeadLockException;
 import net.openhft.chronicle.map.ChronicleMap;
+import net.openhft.chronicle.map.ExternalMapQueryContext;
+import net.openhft.chronicle.map.MapEntry;
 
 import java.io.File;
 import java.io.IOException;
@@ -11,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.function.BiConsumer;
+import java.util.zip.CRC32C;
 
 /**
  * A persistent map from a 64-bit page key to a byte blob, stored in one Chronicle Map file.
@@ -22,11 +28,23 @@ import java.util.function.BiConsumer;
  * Chronicle entries (segments) because a Chronicle Map entry has a bounded size.
  *
  * <p>Chronicle key layout: 10 bytes, the page key (big-endian long) then the segment number
- * (unsigned short). Segment 0 starts with the segment count (4 bytes). Not thread-safe.
+ * (unsigned short). Segment 0 starts with an 8-byte header, the segment count (int) and the page's
+ * CRC32C (int), then the first bytes of the blob; segments 1 and up hold the rest of the blob, at
+ * most {@link #SEGMENT_BYTES} each. All integers are big-endian. The CRC32C covers the page key
+ * (8 bytes), the segment count (4 bytes) and the whole blob, so a page read under another key,
+ * with a segment lost, or with any byte changed is refused: {@link #get} and {@link #forEach}
+ * verify it and throw {@link CorruptionException} naming the map file and the page. Chronicle's
+ * own failures on a damaged file are reported the same way. Not thread-safe.
  */
 public final class PagedMap implements AutoCloseable {
     /** Largest payload stored in one Chronicle entry, in bytes (smaller for small-valued maps). */
     public static final int SEGMENT_BYTES = 32 * 1024;
+    /** Bytes of segment 0 before the blob: the segment count and the CRC32C. */
+    static final int HEADER_BYTES = 8;
+    /** Largest segment count a page may have (the segment number is an unsigned short). */
+    private static final int MAX_SEGMENTS = 0xFFFF;
+    /** Largest Chronicle value a page segment may hold: anything larger is damage. */
+    private static final long MAX_ENTRY_BYTES = SEGMENT_BYTES + HEADER_BYTES;
 
     private final ChronicleMap<byte[], byte[]> map;
     private final String name;
@@ -122,33 +140,133 @@ public final class PagedMap implements AutoCloseable {
         return ((b[off] & 0xFF) << 24) | ((b[off + 1] & 0xFF) << 16) | ((b[off + 2] & 0xFF) << 8) | (b[off + 3] & 0xFF);
     }
 
-    /** The blob of a page, or null when absent. */
+    private static void writeInt(byte[] b, int off, int v) {
+        b[off] = (byte) (v >>> 24);
+        b[off + 1] = (byte) (v >>> 16);
+        b[off + 2] = (byte) (v >>> 8);
+        b[off + 3] = (byte) v;
+    }
+
+    /**
+     * The CRC32C of a page: its key (8 bytes, big-endian), its segment count (4 bytes, big-endian),
+     * then its whole blob, all segments in order.
+     */
+    private static int checksum(long page, int segments, byte[] blob) {
+        byte[] head = new byte[12];
+        writeInt(head, 0, (int) (page >>> 32));
+        writeInt(head, 4, (int) page);
+        writeInt(head, 8, segments);
+        CRC32C crc = new CRC32C();
+        crc.update(head, 0, head.length);
+        crc.update(blob, 0, blob.length);
+        return (int) crc.getValue();
+    }
+
+    /** The file name and the page, for messages. */
+    private String where(long page) {
+        return "map file " + fileName() + " page " + page;
+    }
+
+    private String fileName() {
+        File f = map.file();
+        return f != null ? f.toString() : name;
+    }
+
+    /** A failure Chronicle raised while reading or writing the file: the file is damaged. */
+    private CorruptionException chronicleFailure(String what, Throwable e) {
+        if (e instanceof InterProcessDeadLockException) {
+            return new CorruptionException("map file " + fileName() + " (" + what + "): a segment lock stayed taken for "
+                    + System.getProperty(ChronicleSupport.LOCK_TIMEOUT_PROPERTY, "60") + " s (a damaged lock word, "
+                    + "or a process that holds it and hangs)", e);
+        }
+        return new CorruptionException("corrupt map file " + fileName() + " (" + what + "): " + e, e);
+    }
+
+    /** The segment count stored at the start of segment 0, checked against the layout's bounds. */
+    private int segmentCount(long page, byte[] first) {
+        if (first.length < HEADER_BYTES) {
+            throw new CorruptionException(where(page) + ": segment 0 holds " + first.length
+                    + " bytes, less than its " + HEADER_BYTES + "-byte header");
+        }
+        int segments = readInt(first, 0);
+        if (segments < 1 || segments > MAX_SEGMENTS) {
+            throw new CorruptionException(where(page) + ": segment count " + segments + " out of range");
+        }
+        return segments;
+    }
+
+    /** Checks a reassembled page against the checksum of its segment 0; returns the blob. */
+    private byte[] verified(long page, int segments, byte[] first, byte[] blob) {
+        int stored = readInt(first, 4);
+        int actual = checksum(page, segments, blob);
+        if (stored != actual) {
+            throw new CorruptionException(where(page) + " fails its checksum (stored "
+                    + Integer.toHexString(stored) + ", computed " + Integer.toHexString(actual) + ")");
+        }
+        return blob;
+    }
+
+    /** The value of one Chronicle entry, its size checked before anything is allocated; null when absent. */
+    private byte[] readEntry(long page, int segment) {
+        try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(key(page, segment))) {
+            c.readLock().lock();
+            MapEntry<byte[], byte[]> e = c.entry();
+            return e == null ? null : value(page, segment, e.value());
+        } catch (QuiverException e) {
+            throw e;
+        } catch (RuntimeException | AssertionError e) {
+            throw chronicleFailure("reading page " + page + " segment " + segment, e);
+        }
+    }
+
+    private byte[] value(long page, int segment, Data<byte[]> v) {
+        long size = v.size();
+        if (size < 0 || size > MAX_ENTRY_BYTES) {
+            throw new CorruptionException(where(page) + ": segment " + segment + " claims " + size
+                    + " bytes (at most " + MAX_ENTRY_BYTES + ")");
+        }
+        // a fresh array: Chronicle may reuse the one it hands out for the next entry of the same size
+        byte[] out = v.getUsing(null);
+        if (out.length != size) {
+            throw new CorruptionException(where(page) + ": segment " + segment + " read " + out.length
+                    + " of " + size + " bytes");
+        }
+        return out;
+    }
+
+    /**
+     * The blob of a page, or null when absent.
+     *
+     * @throws CorruptionException when a segment is missing or oversized, the checksum does not
+     *                             match, or Chronicle fails on the file; the message names the file
+     *                             and the page
+     */
     public byte[] get(long page) {
-        byte[] first = map.get(key(page, 0));
+        byte[] first = readEntry(page, 0);
         if (first == null) {
             return null;
         }
-        int segments = readInt(first, 0);
-        if (segments == 1) {
-            return Arrays.copyOfRange(first, 4, first.length);
-        }
+        int segments = segmentCount(page, first);
         byte[][] parts = new byte[segments][];
-        parts[0] = Arrays.copyOfRange(first, 4, first.length);
+        parts[0] = Arrays.copyOfRange(first, HEADER_BYTES, first.length);
         for (int s = 1; s < segments; s++) {
-            parts[s] = map.get(key(page, s));
+            parts[s] = readEntry(page, s);
             if (parts[s] == null) {
-                throw new CorruptionException(name + ": page " + page + " misses segment " + s);
+                throw new CorruptionException(where(page) + " misses segment " + s + " of " + segments);
             }
         }
-        return concat(parts);
+        return verified(page, segments, first, segments == 1 ? parts[0] : concat(parts));
     }
 
     private static byte[] concat(byte[][] parts) {
-        int n = 0;
+        long n = 0;
         for (byte[] p : parts) {
             n += p.length;
         }
-        byte[] out = new byte[n];
+        if (n > Integer.MAX_VALUE - 16) {
+            throw new CorruptionException("a page of " + n + " bytes is too large");
+        }
+        byte[] out = new byte[(int) n];
         int o = 0;
         for (byte[] p : parts) {
             System.arraycopy(p, 0, out, o, p.length);
@@ -157,7 +275,13 @@ public final class PagedMap implements AutoCloseable {
         return out;
     }
 
-    /** Stores a page blob, replacing the old one; null removes it. */
+    /**
+     * Stores a page blob with its checksum, replacing the old one; null removes it.
+     *
+     * @throws StorageIOException when the map file has no room left (Chronicle's extra tiers are
+     *                            used up)
+     * @throws CorruptionException when Chronicle fails on a damaged file
+     */
     public void put(long page, byte[] value) {
         if (value == null) {
             remove(page);
@@ -165,26 +289,34 @@ public final class PagedMap implements AutoCloseable {
         }
         int oldSegments = segmentCount(page);
         int segments = Math.max(1, (value.length + segmentBytes - 1) / segmentBytes);
-        if (segments > 0xFFFF) {
-            throw new CorruptionException(name + ": page " + page + " of " + value.length + " bytes is too large");
+        if (segments > MAX_SEGMENTS) {
+            throw new CorruptionException(where(page) + ": a page of " + value.length + " bytes is too large");
         }
-        for (int s = 0; s < segments; s++) {
-            int from = s * segmentBytes, to = Math.min(value.length, from + segmentBytes);
-            byte[] part;
-            if (s == 0) {
-                part = new byte[4 + (to - from)];
-                part[0] = (byte) (segments >>> 24);
-                part[1] = (byte) (segments >>> 16);
-                part[2] = (byte) (segments >>> 8);
-                part[3] = (byte) segments;
-                System.arraycopy(value, from, part, 4, to - from);
-            } else {
-                part = Arrays.copyOfRange(value, from, to);
+        try {
+            for (int s = 0; s < segments; s++) {
+                int from = s * segmentBytes, to = Math.min(value.length, from + segmentBytes);
+                byte[] part;
+                if (s == 0) {
+                    part = new byte[HEADER_BYTES + (to - from)];
+                    writeInt(part, 0, segments);
+                    writeInt(part, 4, checksum(page, segments, value));
+                    System.arraycopy(value, from, part, HEADER_BYTES, to - from);
+                } else {
+                    part = Arrays.copyOfRange(value, from, to);
+                }
+                map.put(key(page, s), part);
             }
-            map.put(key(page, s), part);
-        }
-        for (int s = segments; s < oldSegments; s++) {
-            map.remove(key(page, s));
+            for (int s = segments; s < oldSegments; s++) {
+                map.remove(key(page, s));
+            }
+        } catch (QuiverException e) {
+            throw e;
+        } catch (RuntimeException | AssertionError e) {
+            String m = String.valueOf(e.getMessage());
+            if (e instanceof IllegalStateException && m.contains("is maximum")) {
+                throw new StorageIOException("map file " + fileName() + " is full: " + m, e);
+            }
+            throw chronicleFailure("writing page " + page, e);
         }
         if (segments > 1) {
             multi.put(page, segments);
@@ -197,53 +329,116 @@ public final class PagedMap implements AutoCloseable {
         return multi.containsKey(page) ? multi.get(page) : 1;
     }
 
-    /** Removes a page (all its segments). */
+    /**
+     * Removes a page (all its segments).
+     *
+     * @throws CorruptionException when Chronicle fails on a damaged file
+     */
     public void remove(long page) {
         int n = segmentCount(page);
-        for (int s = 0; s < n; s++) {
-            map.remove(key(page, s));
+        try {
+            for (int s = 0; s < n; s++) {
+                map.remove(key(page, s));
+            }
+        } catch (RuntimeException | AssertionError e) {
+            throw chronicleFailure("removing page " + page, e);
         }
         multi.remove(page);
     }
 
+    /** An exception thrown by the caller's action, carried through Chronicle's iteration unchanged. */
+    private static final class ActionFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ActionFailure(Throwable cause) {
+            super(null, cause, false, false);
+        }
+
+        /** Throws the action's own exception or error. */
+        RuntimeException rethrow() {
+            if (getCause() instanceof Error) {
+                throw (Error) getCause();
+            }
+            throw (RuntimeException) getCause();
+        }
+    }
+
     /**
      * Calls {@code action} once per page with its whole blob, in no particular order. Multi-segment
-     * pages are reassembled. Call it once after opening before the first {@link #put}: it learns
-     * which pages span several segments.
+     * pages are reassembled, and every page is checked against its checksum before {@code action}
+     * sees it. Call it once after opening before the first {@link #put}: it learns which pages span
+     * several segments. Exceptions of {@code action} pass through unchanged.
+     *
+     * @throws CorruptionException when a page fails its checksum, misses a segment, or Chronicle
+     *                             fails on the file; the message names the file and the page
      */
     public void forEach(BiConsumer<Long, byte[]> action) {
-        var multi = new java.util.HashMap<Long, byte[][]>();
-        map.forEachEntry(e -> {
-            byte[] k = e.key().get();
-            byte[] v = e.value().get();
-            long page = pageOf(k);
-            int seg = segmentOf(k);
-            if (seg == 0 && readInt(v, 0) == 1) {
-                action.accept(page, Arrays.copyOfRange(v, 4, v.length));
-                return;
-            }
-            byte[][] parts = multi.computeIfAbsent(page, p -> new byte[seg == 0 ? readInt(v, 0) : 0][]);
-            if (seg == 0 && parts.length == 0) {
-                parts = new byte[readInt(v, 0)][];
-                multi.put(page, parts);
-            }
-            if (seg >= parts.length) {
-                byte[][] grown = Arrays.copyOf(parts, seg + 1);
-                multi.put(page, grown);
-                parts = grown;
-            }
-            // Chronicle may reuse the array it hands out for the next entry of the same size: copy
-            parts[seg] = seg == 0 ? Arrays.copyOfRange(v, 4, v.length) : v.clone();
-            this.multi.put(page, Math.max(this.multi.get(page), seg + 1));
-        });
-        for (var en : multi.entrySet()) {
-            byte[][] parts = en.getValue();
-            for (int i = 0; i < parts.length; i++) {
-                if (parts[i] == null) {
-                    throw new CorruptionException(name + ": page " + en.getKey() + " misses segment " + i);
+        // segment 0 (header included) and the other segments of the pages that span several
+        var partsOf = new java.util.HashMap<Long, byte[][]>();
+        try {
+            map.forEachEntry(e -> {
+                if (e.key().size() != 10) {
+                    throw new CorruptionException("map file " + fileName() + " holds a key of " + e.key().size() + " bytes");
                 }
+                byte[] k = e.key().getUsing(null);
+                long page = pageOf(k);
+                int seg = segmentOf(k);
+                byte[] v = value(page, seg, e.value());
+                if (seg == 0 && segmentCount(page, v) == 1) {
+                    byte[] blob = verified(page, 1, v, Arrays.copyOfRange(v, HEADER_BYTES, v.length));
+                    try {
+                        action.accept(page, blob);
+                    } catch (RuntimeException | Error ex) {
+                        throw new ActionFailure(ex);
+                    }
+                    return;
+                }
+                byte[][] parts = partsOf.get(page);
+                if (parts == null || parts.length <= seg) {
+                    parts = parts == null ? new byte[seg + 1][] : Arrays.copyOf(parts, seg + 1);
+                    partsOf.put(page, parts);
+                }
+                if (parts[seg] != null) {
+                    throw new CorruptionException(where(page) + " holds segment " + seg + " twice");
+                }
+                parts[seg] = v;
+                multi.put(page, Math.max(multi.get(page), seg + 1));
+            });
+        } catch (ActionFailure f) {
+            throw f.rethrow();
+        } catch (QuiverException e) {
+            throw e;
+        } catch (RuntimeException | AssertionError e) {
+            throw chronicleFailure("iterating its pages", e);
+        }
+        for (var en : partsOf.entrySet()) {
+            long page = en.getKey();
+            byte[][] parts = en.getValue();
+            if (parts[0] == null) {
+                byte[] first = readEntry(page, 0);
+                int firstLeftOver = 1;
+                while (parts[firstLeftOver] == null) {
+                    firstLeftOver++;
+                }
+                if (first != null && segmentCount(page, first) <= firstLeftOver) {
+                    continue; // a single-segment page (passed to action above) and leftovers of an interrupted put
+                }
+                throw new CorruptionException(where(page) + " misses segment 0");
             }
-            action.accept(en.getKey(), concat(parts));
+            int segments = segmentCount(page, parts[0]);
+            if (parts.length < segments) {
+                throw new CorruptionException(where(page) + " misses segment " + parts.length + " of " + segments);
+            }
+            // segments past the count are left over from an interrupted put: the next put removes them
+            byte[][] payload = new byte[segments][];
+            payload[0] = Arrays.copyOfRange(parts[0], HEADER_BYTES, parts[0].length);
+            for (int i = 1; i < segments; i++) {
+                if (parts[i] == null) {
+                    throw new CorruptionException(where(page) + " misses segment " + i + " of " + segments);
+                }
+                payload[i] = parts[i];
+            }
+            action.accept(page, verified(page, segments, parts[0], concat(payload)));
         }
     }
 

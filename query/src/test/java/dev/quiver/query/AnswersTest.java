@@ -28,9 +28,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Ground truth over real graphs: loads WordNet 3.0 nouns, their lexnames and the Debian 12
- * dependency graph (shared/data, about 480,000 pairs) through the World API, declares every
- * relationship of the answers Transitive, and checks every line of shared/data/answers.tsv
- * (transitive, irreflexive closures; the Debian graph has cycles).
+ * dependency graph (the repository's testdata directory, about 480,000 pairs; sources and licenses
+ * in testdata/README.md) through the World API, declares every relationship of the answers
+ * Transitive, and checks every line of testdata/answers.tsv (transitive, irreflexive closures; the
+ * Debian graph has cycles).
  */
 class AnswersTest {
     private static final String[] TRANSITIVE = {
@@ -41,18 +42,24 @@ class AnswersTest {
     static World w;
     static Path data;
 
-    static Path shared() {
-        String p = System.getProperty("quiver.shared");
-        Path path = p != null ? Path.of(p) : Path.of("../../shared");
-        if (!Files.isDirectory(path.resolve("data"))) {
-            path = Path.of("../../shared");
+    /**
+     * The repository's testdata directory: the system property {@code quiver.testdata} (set by
+     * surefire), else {@code testdata} beside the module directory (a run from the module or an IDE).
+     */
+    static Path testdata() {
+        String p = System.getProperty("quiver.testdata");
+        for (Path path : p != null ? List.of(Path.of(p), Path.of("../testdata")) : List.of(Path.of("../testdata"))) {
+            if (Files.isRegularFile(path.resolve("answers.tsv"))) {
+                return path;
+            }
         }
-        return path;
+        throw new IllegalStateException("no test data at " + p + " or " + Path.of("../testdata").toAbsolutePath()
+                + " (set -Dquiver.testdata to the repository's testdata directory)");
     }
 
     @BeforeAll
     static void load() throws IOException {
-        data = shared().resolve("data");
+        data = testdata();
         long t0 = System.nanoTime();
         w = World.create(dir.resolve("world"));
         w.transaction(x -> {

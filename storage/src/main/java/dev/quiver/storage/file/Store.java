@@ -62,10 +62,13 @@ import java.util.stream.Stream;
  */
 public final class Store implements AutoCloseable {
     /**
-     * 2: tables persisted 64 to a page with their rows inline up to 64 rows (1: a types page and
-     * row pages per table).
+     * The directory format, written to {@code FORMAT}. 3: every page carries a CRC32C over its key,
+     * segment count and blob, verified whenever it is read (the layout is in {@link PagedMap}; the
+     * page blobs themselves, and so snapshots, keep the page format of
+     * {@code dev.quiver.storage.format.WorldFormat#VERSION}). 2: tables persisted 64 to a page with
+     * their rows inline up to 64 rows. 1: a types page and row pages per table.
      */
-    static final int FORMAT_VERSION = 2;
+    static final int FORMAT_VERSION = 3;
     static final String[] MAP_NAMES = {"meta", "schemas", "entities", "tables", "rows", "components", "reverse", "names"};
     static final int META = 0, SCHEMAS = 1, ENTITIES = 2, TABLES = 3, ROWS = 4, COMPONENTS = 5, REVERSE = 6, NAMES = 7;
     /**

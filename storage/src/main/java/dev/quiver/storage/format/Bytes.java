@@ -1,9 +1,14 @@
 package dev.quiver.storage.format;
 
+import dev.quiver.error.CorruptionException;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
-/** Big-endian page encoding: fixed-width integers and length-prefixed UTF-8 strings. */
+/**
+ * Big-endian page encoding: fixed-width integers ({@code u8}, {@code i32}, {@code i64}) and UTF-8
+ * strings prefixed by their byte length ({@code i32}).
+ */
 public final class Bytes {
     private Bytes() {}
 
@@ -69,6 +74,12 @@ public final class Bytes {
         }
     }
 
+    /**
+     * Reads a page written by {@link Writer}. Every read is checked against the bytes that remain,
+     * and every count or length is checked before anything is allocated from it, so a damaged page
+     * gives a {@link CorruptionException}, never an OutOfMemoryError, a NegativeArraySizeException
+     * or an index out of bounds.
+     */
     public static final class Reader {
         private final byte[] b;
         private int p;
@@ -77,10 +88,24 @@ public final class Bytes {
             this.b = b;
         }
 
-        private void need(int k) {
-            if (p + k > b.length) {
-                throw new dev.quiver.error.CorruptionException("truncated page: need " + k + " bytes at " + p + " of " + b.length);
+        /** Bytes not read yet. */
+        public int remaining() {
+            return b.length - p;
+        }
+
+        /**
+         * Checks that at least {@code n} more bytes remain.
+         *
+         * @throws CorruptionException when {@code n} is negative or fewer bytes remain
+         */
+        public void ensure(long n) {
+            if (n < 0 || n > b.length - p) {
+                throw new CorruptionException("truncated page: need " + n + " bytes at " + p + " of " + b.length);
             }
+        }
+
+        private void need(int k) {
+            ensure(k);
         }
 
         public int u8() {
@@ -88,11 +113,42 @@ public final class Bytes {
             return b[p++] & 0xFF;
         }
 
+        /**
+         * An unsigned byte that must be below {@code bound} (an enum ordinal, a state code).
+         *
+         * @throws CorruptionException when it is not
+         */
+        public int u8Below(int bound) {
+            int v = u8();
+            if (v >= bound) {
+                throw new CorruptionException("corrupt page: code " + v + " at " + (p - 1) + " is not below " + bound);
+            }
+            return v;
+        }
+
         public int i32() {
             need(4);
             int v = ((b[p] & 0xFF) << 24) | ((b[p + 1] & 0xFF) << 16) | ((b[p + 2] & 0xFF) << 8) | (b[p + 3] & 0xFF);
             p += 4;
             return v;
+        }
+
+        /**
+         * A count of elements that follow, each taking at least {@code bytesPerElement} bytes of
+         * this page: checked to be non-negative and to fit in the bytes that remain, so it is safe
+         * to allocate an array or a list of that size.
+         *
+         * @param bytesPerElement the fewest bytes one element takes (at least 1)
+         * @throws CorruptionException when the count is negative or the elements cannot fit
+         */
+        public int count(int bytesPerElement) {
+            int at = p;
+            int n = i32();
+            if (n < 0 || (long) n * Math.max(1, bytesPerElement) > remaining()) {
+                throw new CorruptionException("corrupt page: count " + n + " at " + at + " of elements of at least "
+                        + bytesPerElement + " bytes, but " + remaining() + " bytes remain");
+            }
+            return n;
         }
 
         public long i64() {
@@ -105,10 +161,12 @@ public final class Bytes {
             return v;
         }
 
+        /** A string written by {@link Writer#str}: its length is checked against the bytes that remain. */
         public String str() {
+            int at = p;
             int len = i32();
             if (len < 0) {
-                throw new dev.quiver.error.CorruptionException("corrupt page: negative string length");
+                throw new CorruptionException("corrupt page: negative string length " + len + " at " + at);
             }
             need(len);
             String s = new String(b, p, len, StandardCharsets.UTF_8);

@@ -35,6 +35,9 @@ final class EntityPage {
     }
 
     static void read(EntityIndex ei, long key, byte[] b) {
+        if (key < 0 || key > (ei.nextIndex() >>> SHIFT)) {
+            throw new CorruptionException("entity page " + key + " lies beyond entity index " + ei.nextIndex());
+        }
         Bytes.Reader r = new Bytes.Reader(b);
         int base = (int) key << SHIFT;
         int n = r.i32();
@@ -43,7 +46,7 @@ final class EntityPage {
         }
         for (int i = 0; i < n; i++) {
             int idx = base + i;
-            byte st = (byte) r.u8();
+            byte st = (byte) r.u8Below(3);
             if (st == EntityIndex.FREE_NEVER) {
                 continue;
             }

@@ -28,13 +28,17 @@ final class MetaPage {
         }
         int nextIndex = r.i32();
         int tableCount = r.i32();
-        int nFree = r.i32();
-        if (nextIndex < 0 || tableCount < 0 || nFree < 0 || nFree > nextIndex) {
+        int nFree = r.count(4);
+        if (nextIndex < 0 || tableCount < 0 || nFree > nextIndex) {
             throw new CorruptionException("world " + where + ": meta page holds impossible counts");
         }
         var free = new IntArrayList(nFree);
         for (int i = 0; i < nFree; i++) {
-            free.add(r.i32());
+            int f = r.i32();
+            if (f <= 0 || f >= nextIndex) {
+                throw new CorruptionException("world " + where + ": meta page frees entity index " + f);
+            }
+            free.add(f);
         }
         p.entities().restore(nextIndex, free);
         return tableCount;

@@ -38,16 +38,17 @@ final class ReversePage {
         return true;
     }
 
-    static void read(ReverseIndex reverse, byte[] b) {
+    static void read(ReverseIndex reverse, long key, byte[] b) {
         Bytes.Reader r = new Bytes.Reader(b);
+        long base = key << SHIFT;
         int targets = r.i32();
         if (targets < 0 || targets > (1 << SHIFT)) {
             throw new CorruptionException("reverse page holds " + targets + " targets");
         }
         for (int j = 0; j < targets; j++) {
             int target = r.i32();
-            int n = r.i32();
-            if (target < 0 || n <= 0 || n > b.length / 8) {
+            int n = r.count(8);
+            if (target < base || target >= base + (1 << SHIFT) || n == 0) {
                 throw new CorruptionException("reverse page holds " + n + " entries for target " + target);
             }
             var l = new LongArrayList(n);

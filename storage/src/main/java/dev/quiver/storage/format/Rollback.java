@@ -144,7 +144,7 @@ final class Rollback {
             }
             byte[] page = src.get(WorldFormat.REVERSE, b);
             if (page != null) {
-                ReversePage.read(p.reverse(), page);
+                ReversePage.read(p.reverse(), b, page);
             }
         }
         // 8. names of the touched blocks

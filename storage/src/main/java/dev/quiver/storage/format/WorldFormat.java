@@ -209,7 +209,7 @@ public final class WorldFormat {
             RowPage.read(parts.entities(), t, chunks.get(k));
         }
         src.forEach(COMPONENTS, (k, b) -> ComponentPage.read(parts.tables(), b, this::file));
-        src.forEach(REVERSE, (k, b) -> ReversePage.read(parts.reverse(), b));
+        src.forEach(REVERSE, (k, b) -> ReversePage.read(parts.reverse(), k, b));
         src.forEach(NAMES, (k, b) -> NamePage.read(parts.entities(), parts.names(), b));
     }
 
