@@ -65,30 +65,15 @@ final class RowPage {
         readRows(ei, t, r, r.i32());
     }
 
-    /** Reads past {@code n} rows of table {@code t} without keeping them. */
-    static void skipRows(Table t, Bytes.Reader r, int n) {
-        if (n < 0 || n > (1 << CHUNK_SHIFT)) {
-            throw new CorruptionException("table " + t.id() + " page holds " + n + " rows");
-        }
-        for (int i = 0; i < n; i++) {
-            r.i64();
-        }
-        for (Column c : t.columns()) {
-            Schema s = c.schema();
-            for (int f = 0; f < s.size(); f++) {
-                boolean str = s.field(f).type() == FieldType.STRING;
-                for (int i = 0; i < n; i++) {
-                    if (str) {
-                        r.str();
-                    } else {
-                        r.i64();
-                    }
-                }
-            }
-        }
+    /** Reads past {@code n} rows into a table that is thrown away (no entity is placed). */
+    static void skipRows(Table scratch, Bytes.Reader r, int n) {
+        readRows(null, scratch, r, n);
     }
 
-    /** Appends {@code n} rows read from {@code r} to {@code t}, placing their entities. */
+    /**
+     * Appends {@code n} rows read from {@code r} to {@code t}, placing their entities in {@code ei}
+     * (null: a scratch table, nothing placed or checked).
+     */
     static void readRows(EntityIndex ei, Table t, Bytes.Reader r, int n) {
         if (n < 0 || n > (1 << CHUNK_SHIFT)) {
             throw new CorruptionException("table " + t.id() + " page holds " + n + " rows");
@@ -96,12 +81,14 @@ final class RowPage {
         int base = t.count();
         for (int i = 0; i < n; i++) {
             long e = r.i64();
-            int idx = Ids.index(e);
+            int row = t.append(e);
+            if (ei == null) {
+                continue;
+            }
             if (!ei.isAlive(e)) {
                 throw new CorruptionException("table " + t.id() + " holds dead entity " + Ids.toHex(e));
             }
-            int row = t.append(e);
-            ei.place(idx, t.id(), row);
+            ei.place(Ids.index(e), t.id(), row);
         }
         for (Column c : t.columns()) {
             Schema s = c.schema();
