@@ -91,6 +91,12 @@ class LayeringTest {
     }
 
     @Test
+    void theFilesAreTheFormatsPageFamilies() {
+        assertEquals(List.of(dev.quiver.storage.format.WorldFormat.MAP_NAMES),
+                List.of(dev.quiver.storage.file.Store.MAP_NAMES));
+    }
+
+    @Test
     void noClassIsPastAbout800Lines() throws IOException {
         Path src = Path.of("src/main/java");
         List<String> big;

@@ -69,7 +69,11 @@ public final class Store implements AutoCloseable {
      * their rows inline up to 64 rows. 1: a types page and row pages per table.
      */
     static final int FORMAT_VERSION = 3;
-    static final String[] MAP_NAMES = {"meta", "schemas", "entities", "tables", "rows", "components", "reverse", "names"};
+    /**
+     * The page map files, {@code <name>.cm}, in map-id order: the storage format's page families
+     * ({@code WorldFormat.MAP_NAMES}; the layering test holds the two lists equal).
+     */
+    public static final String[] MAP_NAMES = {"meta", "schemas", "entities", "tables", "rows", "components", "reverse", "names"};
     static final int META = 0, SCHEMAS = 1, ENTITIES = 2, TABLES = 3, ROWS = 4, COMPONENTS = 5, REVERSE = 6, NAMES = 7;
     /**
      * Initial Chronicle entries (pages) per map. Chronicle preallocates and zeroes entries times
