@@ -30,7 +30,7 @@ import java.util.concurrent.Callable;
         subcommands = {
             InitCommand.class, LoadCommand.class, AddCommand.class, RemoveCommand.class,
             ComponentCommand.class, SetCommand.class, DeleteCommand.class, ShowCommand.class,
-            QueryCommand.class, StatsCommand.class, CheckCommand.class, SnapshotCommand.class,
+            QueryCommand.class, StatsCommand.class, CheckCommand.class, SnapshotCommand.class, ExportCommand.class,
             RestoreCommand.class, DemoCommand.class, HelpCommand.class})
 public final class Quiver implements Callable<Integer> {
 
