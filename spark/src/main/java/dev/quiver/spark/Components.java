@@ -2,6 +2,9 @@ package dev.quiver.spark;
 
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +13,7 @@ import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.greatest;
 import static org.apache.spark.sql.functions.least;
+import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.min;
 
@@ -36,14 +40,13 @@ public final class Components {
         while (true) {
             Dataset<Row> neighbourMin = und.join(labels.select(col("id").as("b"), col("label").as("lb")), "b")
                     .groupBy("a").agg(min("lb").as("m")).withColumnRenamed("a", "id");
-            Dataset<Row> step = labels.join(neighbourMin, "id", "left")
-                    .select(col("id"), least(col("label"), coalesce(col("m"), col("label"))).as("label"));
+            Dataset<Row> step = labels.join(neighbourMin, "id", "left").select(col("id"), col("label").as("old"),
+                    least(col("label"), coalesce(col("m"), col("label"))).as("label")).localCheckpoint();
             Dataset<Row> jumped = step.as("s").join(step.as("t"), col("s.label").equalTo(col("t.id")))
-                    .select(col("s.id").as("id"), least(col("s.label"), col("t.label")).as("label")).localCheckpoint();
-            long changed = jumped.join(labels.withColumnRenamed("label", "old"), "id")
-                    .where(col("label").notEqual(col("old"))).count();
-            labels = jumped;
-            if (changed == 0) {
+                    .select(col("s.id").as("id"), col("s.old").as("old"), least(col("s.label"), col("t.label")).as("label"))
+                    .localCheckpoint();
+            labels = jumped.select("id", "label");
+            if (jumped.where(col("label").notEqual(col("old"))).isEmpty()) {
                 return labels.withColumnRenamed("label", "component");
             }
         }
@@ -62,13 +65,24 @@ public final class Components {
      *   <li>the SCC of a root r is the set of vertices of colour r that reach r: a backward walk
      *       from r along edges whose two ends have colour r. Those SCCs are removed.</li>
      * </ol>
+     * Once the remaining edges number at most {@code localFinish}, the remainder is collected and
+     * finished on the driver with Tarjan's algorithm ({@link LocalScc}): the rounds of the steps
+     * above cost a Spark job each, however small the remainder (a dependency graph's last
+     * thousand vertices take dozens of rounds). 0 keeps every step in Spark.
+     *
+     * @param localFinish the largest number of remaining edges finished on the driver
      */
-    public static Dataset<Row> strong(Graph g) {
+    public static Dataset<Row> strong(Graph g, long localFinish) {
         Dataset<Row> active = g.vertices().select("id");
         long activeCount = active.count();
         Dataset<Row> e = g.edges().where(col("src").notEqual(col("dst"))).localCheckpoint();
         List<Dataset<Row>> found = new ArrayList<>();
+        long edgeCount = e.count();
         while (activeCount > 0) {
+            if (edgeCount <= localFinish) {
+                found.add(finishOnDriver(active, e));
+                break;
+            }
             while (true) {
                 Dataset<Row> keep = active
                         .join(e.select(col("src").as("id")).distinct(), "id", "left_semi")
@@ -77,10 +91,16 @@ public final class Components {
                 if (kept == activeCount) {
                     break;
                 }
-                found.add(active.join(keep, "id", "left_anti").select(col("id"), col("id").as("scc")).localCheckpoint());
                 active = keep;
                 activeCount = kept;
                 e = within(e, keep);
+                edgeCount = e.count();
+                if (edgeCount <= localFinish) {
+                    break;
+                }
+            }
+            if (edgeCount <= localFinish) {
+                continue;
             }
             if (activeCount == 0) {
                 break;
@@ -89,12 +109,10 @@ public final class Components {
             while (true) {
                 Dataset<Row> incoming = e.join(color.select(col("id").as("src"), col("color").as("c")), "src")
                         .groupBy("dst").agg(max("c").as("m")).withColumnRenamed("dst", "id");
-                Dataset<Row> next = color.join(incoming, "id", "left")
-                        .select(col("id"), greatest(col("color"), coalesce(col("m"), col("color"))).as("color")).localCheckpoint();
-                long changed = next.join(color.withColumnRenamed("color", "old"), "id")
-                        .where(col("color").notEqual(col("old"))).count();
-                color = next;
-                if (changed == 0) {
+                Dataset<Row> next = color.join(incoming, "id", "left").select(col("id"), col("color").as("old"),
+                        greatest(col("color"), coalesce(col("m"), col("color"))).as("color")).localCheckpoint();
+                color = next.select("id", "color");
+                if (next.where(col("color").notEqual(col("old"))).isEmpty()) {
                     break;
                 }
             }
@@ -106,7 +124,7 @@ public final class Components {
             while (true) {
                 Dataset<Row> next = sameColor.join(frontier.select(col("id").as("dst")), "dst")
                         .select(col("src").as("id")).distinct().join(marked, "id", "left_anti").localCheckpoint();
-                if (next.count() == 0) {
+                if (next.isEmpty()) {
                     break;
                 }
                 marked = marked.union(next).localCheckpoint();
@@ -116,12 +134,38 @@ public final class Components {
             active = active.join(marked, "id", "left_anti").localCheckpoint();
             activeCount = active.count();
             e = within(e, active);
+            edgeCount = e.count();
         }
-        Dataset<Row> all = found.isEmpty()
-                ? g.vertices().select(col("id"), col("id").as("scc")).limit(0)
-                : found.stream().reduce(Dataset::union).get();
+        // a vertex no colouring round found was trimmed: an SCC by itself
+        Dataset<Row> all = g.vertices().select("id");
+        if (!found.isEmpty()) {
+            all = all.join(found.stream().reduce(Dataset::union).get(), "id", "left");
+        } else {
+            all = all.withColumn("scc", lit(null).cast("long"));
+        }
+        all = all.select(col("id"), coalesce(col("scc"), col("id")).as("scc"));
         Dataset<Row> smallest = all.groupBy("scc").agg(min("id").as("component"));
         return all.join(smallest, "scc").select("id", "component");
+    }
+
+    /** Tarjan on the driver over the remaining vertices and edges: {@code id, scc}. */
+    private static Dataset<Row> finishOnDriver(Dataset<Row> active, Dataset<Row> e) {
+        List<Row> vertexRows = active.collectAsList();
+        long[] ids = new long[vertexRows.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = vertexRows.get(i).getLong(0);
+        }
+        List<long[]> edges = new ArrayList<>();
+        for (Row r : e.select("src", "dst").collectAsList()) {
+            edges.add(new long[] {r.getLong(0), r.getLong(1)});
+        }
+        long[] scc = LocalScc.components(ids, edges);
+        List<Row> rows = new ArrayList<>(ids.length);
+        for (int i = 0; i < ids.length; i++) {
+            rows.add(RowFactory.create(ids[i], scc[i]));
+        }
+        StructType schema = new StructType().add("id", DataTypes.LongType, false).add("scc", DataTypes.LongType, false);
+        return active.sparkSession().createDataFrame(rows, schema);
     }
 
     /** The edges whose two ends are among {@code ids}. */

@@ -6,8 +6,6 @@ import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 
 import java.io.PrintStream;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The Spark job: reads a Quiver export ({@code quiver export WORLD DIR --format parquet}) and
@@ -15,7 +13,9 @@ import java.util.Map;
  * directory holding one part file, as Spark writes them:
  * <ul>
  *   <li>{@code wcc}: {@code id, component} (smallest id of the weakly connected component);</li>
- *   <li>{@code scc}: {@code id, component} (smallest id of the strongly connected component);</li>
+ *   <li>{@code scc}: {@code id, component} (smallest id of the strongly connected component;
+ *       once at most {@code --scc-local-finish} edges remain, 1,000,000 by default, the rest is
+ *       finished on the driver);</li>
  *   <li>{@code closure}: {@code id, descendants, ancestors} for a sample of vertices
  *       ({@code --closure-sample}, 1000 by default; {@code all} for every vertex);</li>
  *   <li>{@code degree}: {@code id, in_degree, out_degree, degree};</li>
@@ -30,7 +30,7 @@ public final class GraphAnalyticsJob {
 
     /** Runs the job and exits: 0 when done, 2 for bad arguments. */
     public static void main(String[] args) {
-        int code = run(System.err, args);
+        int code = run(System.out, System.err, args);
         if (code != 0) {
             System.exit(code);
         }
@@ -40,9 +40,10 @@ public final class GraphAnalyticsJob {
      * Runs the job in this JVM, on the session spark-submit configured (or a new one on
      * {@code --master}).
      *
+     * @param log one line per analysis written, with its time
      * @return 0 when done, 2 for bad arguments (one line and the usage on {@code err})
      */
-    public static int run(PrintStream err, String... args) {
+    public static int run(PrintStream log, PrintStream err, String... args) {
         JobOptions options;
         try {
             options = JobOptions.parse(args);
@@ -63,33 +64,29 @@ public final class GraphAnalyticsJob {
             err.println("quiver-spark: " + e.getMessage());
             return 2;
         }
-        for (Map.Entry<String, Dataset<Row>> r : analyse(g, options).entrySet()) {
-            var writer = r.getValue().coalesce(1).write().mode(SaveMode.ErrorIfExists);
-            String path = options.output() + "/" + r.getKey() + "." + options.outputFormat();
+        for (JobOptions.Analysis a : options.analyses()) {
+            long start = System.nanoTime();
+            var writer = analyse(g, a, options).coalesce(1).write().mode(SaveMode.ErrorIfExists);
+            String path = options.output() + "/" + a.id() + "." + options.outputFormat();
             if (options.outputFormat().equals("csv")) {
                 writer.option("header", "true").csv(path);
             } else {
                 writer.parquet(path);
             }
+            log.printf("quiver-spark: %s written to %s in %d ms%n", a.id(), path, (System.nanoTime() - start) / 1_000_000);
         }
         return 0;
     }
 
-    /** Runs the chosen analyses; results by analysis name, in the order asked. */
-    public static Map<String, Dataset<Row>> analyse(Graph g, JobOptions options) {
-        Map<String, Dataset<Row>> out = new LinkedHashMap<>();
-        for (JobOptions.Analysis a : options.analyses()) {
-            Dataset<Row> result;
-            switch (a) {
-                case WCC: result = Components.weak(g); break;
-                case SCC: result = Components.strong(g); break;
-                case CLOSURE: result = Closure.sizes(g, options.closureSample(), options.seed()); break;
-                case DEGREE: result = Degrees.compute(g); break;
-                case PAGERANK: result = PageRank.compute(g, options.pageRankIterations(), options.damping()); break;
-                default: throw new IllegalStateException(a.toString());
-            }
-            out.put(a.id(), result);
+    /** Runs one analysis (the iterative ones run their rounds here; the result is then one plan). */
+    public static Dataset<Row> analyse(Graph g, JobOptions.Analysis a, JobOptions options) {
+        switch (a) {
+            case WCC: return Components.weak(g);
+            case SCC: return Components.strong(g, options.localFinish());
+            case CLOSURE: return Closure.sizes(g, options.closureSample(), options.seed());
+            case DEGREE: return Degrees.compute(g);
+            case PAGERANK: return PageRank.compute(g, options.pageRankIterations(), options.damping());
+            default: throw new IllegalStateException(a.toString());
         }
-        return out;
     }
 }

@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * The job's command line: {@code --input EXPORT_DIR --output OUT_DIR [--relationship R[,R2]]
  * [--analyses wcc,scc,closure,degree,pagerank] [--closure-sample N|all] [--pagerank-iterations N]
- * [--damping D] [--seed N] [--output-format parquet|csv] [--master URL]}.
+ * [--damping D] [--seed N] [--scc-local-finish EDGES] [--output-format parquet|csv] [--master URL]}.
  *
  * @param input              the export directory: vertices.parquet and edges.parquet (files or
  *                           directories of part files), or vertices.csv and edges.csv
@@ -21,11 +21,12 @@ import java.util.Set;
  * @param pageRankIterations PageRank power iterations
  * @param damping            PageRank damping factor
  * @param seed               seed of the closure sample
+ * @param localFinish        SCC: the largest number of remaining edges finished on the driver
  * @param outputFormat       {@code parquet} or {@code csv}
  * @param master             Spark master URL, or null to take spark-submit's
  */
 public record JobOptions(String input, String output, List<String> relationships, List<Analysis> analyses,
-                         int closureSample, int pageRankIterations, double damping, long seed, String outputFormat,
+                         int closureSample, int pageRankIterations, double damping, long seed, long localFinish, String outputFormat,
                          String master) {
 
     /** The analyses the job knows, by their command-line names. */
@@ -50,7 +51,7 @@ public record JobOptions(String input, String output, List<String> relationships
     /** The usage text printed on bad arguments. */
     public static final String USAGE = "usage: --input EXPORT_DIR --output OUT_DIR [--relationship R[,R2]] "
             + "[--analyses wcc,scc,closure,degree,pagerank] [--closure-sample N|all] [--pagerank-iterations N] "
-            + "[--damping D] [--seed N] [--output-format parquet|csv] [--master URL]";
+            + "[--damping D] [--seed N] [--scc-local-finish EDGES] [--output-format parquet|csv] [--master URL]";
 
     /**
      * Parses the arguments.
@@ -64,6 +65,7 @@ public record JobOptions(String input, String output, List<String> relationships
         int sample = 1000, iterations = 20;
         double damping = 0.85;
         long seed = 1;
+        long localFinish = 1_000_000;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (!a.startsWith("--")) {
@@ -112,6 +114,16 @@ public record JobOptions(String input, String output, List<String> relationships
                         throw new IllegalArgumentException("--seed needs an integer, got '" + v + "'");
                     }
                     break;
+                case "--scc-local-finish":
+                    try {
+                        localFinish = Long.parseLong(v);
+                    } catch (NumberFormatException e) {
+                        localFinish = -1;
+                    }
+                    if (localFinish < 0) {
+                        throw new IllegalArgumentException("--scc-local-finish needs an edge count of 0 or more, got '" + v + "'");
+                    }
+                    break;
                 case "--output-format":
                     if (!v.equals("parquet") && !v.equals("csv")) {
                         throw new IllegalArgumentException("--output-format must be parquet or csv, got '" + v + "'");
@@ -125,7 +137,7 @@ public record JobOptions(String input, String output, List<String> relationships
         if (input == null || output == null) {
             throw new IllegalArgumentException(input == null ? "--input is required" : "--output is required");
         }
-        return new JobOptions(input, output, List.copyOf(rels), List.copyOf(analyses), sample, iterations, damping, seed,
+        return new JobOptions(input, output, List.copyOf(rels), List.copyOf(analyses), sample, iterations, damping, seed, localFinish,
                 format, master);
     }
 

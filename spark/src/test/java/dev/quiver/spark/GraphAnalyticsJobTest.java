@@ -60,7 +60,7 @@ class GraphAnalyticsJobTest {
         long sparkStart = System.nanoTime();
         spark = SparkSession.builder().master("local[2]").appName("quiver-spark-test")
                 .config("spark.ui.enabled", "false")
-                .config("spark.sql.shuffle.partitions", "4")
+                .config("spark.sql.shuffle.partitions", "2")
                 .getOrCreate();
         System.out.printf("spark session in %d ms%n", (System.nanoTime() - sparkStart) / 1_000_000);
     }
@@ -120,23 +120,53 @@ class GraphAnalyticsJobTest {
     }
 
     @Test
-    void everyAnalysisMatchesThePlainJavaOnes() {
+    void debianAnswersMatchThePlainJavaOnes() {
         Path out = tmp.resolve("results");
         long start = System.nanoTime();
-        int code = GraphAnalyticsJob.run(System.err, "--input", tmp.resolve("export").toString(), "--output", out.toString(),
-                "--relationship", "DependsOn", "--closure-sample", "100", "--master", "local[2]");
+        int code = GraphAnalyticsJob.run(System.out, System.err, "--input", tmp.resolve("export").toString(), "--output", out.toString(),
+                "--relationship", "DependsOn", "--closure-sample", "100", "--scc-local-finish", "20000", "--master", "local[2]");
         System.out.printf("job in %d ms%n", (System.nanoTime() - start) / 1_000_000);
         assertEquals(0, code);
-        int n = reference.ids.length;
+        check(reference, out, 100, true);
+    }
 
-        long[] weak = reference.weak();
+    /**
+     * Checks the results of a job run against the reference: scc and closure ({@code sampled}
+     * rows expected), and with {@code all} also wcc, degree and pagerank.
+     */
+    private void check(ReferenceAnalytics reference, Path out, int sampled, boolean all) {
+        int n = reference.ids.length;
+        Map<Long, Integer> vertexOf = new HashMap<>();
+        for (int v = 0; v < n; v++) {
+            vertexOf.put(reference.ids[v], v);
+        }
         long[] strong = reference.strong();
-        Map<Long, Row> wcc = rows(out.resolve("wcc.parquet"));
         Map<Long, Row> scc = rows(out.resolve("scc.parquet"));
+        assertEquals(n, scc.size());
+        for (int v = 0; v < n; v++) {
+            long id = reference.ids[v];
+            assertEquals(strong[v], scc.get(id).getLong(scc.get(id).fieldIndex("component")), "scc of " + id);
+        }
+        assertTrue(java.util.Arrays.stream(strong).distinct().count() < n, "some SCC has more than one vertex");
+        if (all) {
+            checkWccDegreePageRank(reference, out);
+        }
+        Map<Long, Row> closure = rows(out.resolve("closure.parquet"));
+        assertEquals(sampled, closure.size());
+        for (Row c : closure.values()) {
+            int v = vertexOf.get(c.getLong(c.fieldIndex("id")));
+            assertEquals(reference.descendants(v), c.getLong(c.fieldIndex("descendants")), "descendants of " + reference.ids[v]);
+            assertEquals(reference.ancestors(v), c.getLong(c.fieldIndex("ancestors")), "ancestors of " + reference.ids[v]);
+        }
+    }
+
+    private void checkWccDegreePageRank(ReferenceAnalytics reference, Path out) {
+        int n = reference.ids.length;
+        long[] weak = reference.weak();
+        Map<Long, Row> wcc = rows(out.resolve("wcc.parquet"));
         Map<Long, Row> degree = rows(out.resolve("degree.parquet"));
         Map<Long, Row> pagerank = rows(out.resolve("pagerank.parquet"));
         assertEquals(n, wcc.size());
-        assertEquals(n, scc.size());
         assertEquals(n, degree.size());
         assertEquals(n, pagerank.size());
         double[] rank = reference.pageRank(20, 0.85);
@@ -144,7 +174,6 @@ class GraphAnalyticsJobTest {
         for (int v = 0; v < n; v++) {
             long id = reference.ids[v];
             assertEquals(weak[v], wcc.get(id).getLong(wcc.get(id).fieldIndex("component")), "wcc of " + id);
-            assertEquals(strong[v], scc.get(id).getLong(scc.get(id).fieldIndex("component")), "scc of " + id);
             Row d = degree.get(id);
             assertEquals(reference.in[v].length, d.getLong(d.fieldIndex("in_degree")), "in-degree of " + id);
             assertEquals(reference.out[v].length, d.getLong(d.fieldIndex("out_degree")), "out-degree of " + id);
@@ -153,23 +182,42 @@ class GraphAnalyticsJobTest {
             sum += r;
         }
         assertEquals(1.0, sum, 1e-9);
-        long nontrivial = java.util.Arrays.stream(reference.ids).filter(id -> {
-            int v = vertexOf.get(id);
-            return strong[v] != id || reference.out[v].length > 0 && strong[v] == id && sccSize(strong, id) > 1;
-        }).count();
-        assertTrue(nontrivial > 0, "the Debian graph has SCCs of more than one vertex, so colouring is exercised");
-
-        Map<Long, Row> closure = rows(out.resolve("closure.parquet"));
-        assertEquals(100, closure.size());
-        for (Row c : closure.values()) {
-            int v = vertexOf.get(c.getLong(c.fieldIndex("id")));
-            assertEquals(reference.descendants(v), c.getLong(c.fieldIndex("descendants")), "descendants of " + reference.ids[v]);
-            assertEquals(reference.ancestors(v), c.getLong(c.fieldIndex("ancestors")), "ancestors of " + reference.ids[v]);
-        }
     }
 
-    private static long sccSize(long[] strong, long label) {
-        return java.util.Arrays.stream(strong).filter(l -> l == label).count();
+    /**
+     * A small CSV export with cycles inside cycles, a self-loop, chains, an isolated vertex and
+     * edges of another relationship; every SCC step runs in Spark (no driver finish), and closure
+     * sizes are computed for every vertex.
+     */
+    @Test
+    void everyStepInSparkOnASmallCsvExport() throws Exception {
+        long[] ids = new long[26];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = (1L << 32) * (i % 3) + 1000 + 7L * ((i * 11) % 26); // scattered ids, generations included
+        }
+        int[][] edges = {{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 3}, {2, 3}, {5, 6}, {6, 7}, {8, 9}, {9, 10}, {10, 8}, {10, 11},
+            {11, 8}, {12, 12}, {13, 14}, {14, 15}, {15, 16}, {16, 17}, {17, 18}, {18, 19}, {19, 13}, {16, 13}, {21, 0},
+            {19, 21}, {22, 23}, {23, 22}, {23, 24}, {24, 25}, {25, 24}, {7, 5}};
+        Path export = Files.createDirectory(tmp.resolve("small"));
+        StringBuilder v = new StringBuilder("id,name,path\n");
+        for (int i = 0; i < ids.length; i++) {
+            v.append(ids[i]).append(",v").append(i).append(",v").append(i).append('\n');
+        }
+        Files.writeString(export.resolve("vertices.csv"), v);
+        StringBuilder e = new StringBuilder("src,dst,relationship\n");
+        int[] src = new int[edges.length], dst = new int[edges.length];
+        for (int i = 0; i < edges.length; i++) {
+            src[i] = edges[i][0];
+            dst[i] = edges[i][1];
+            e.append(ids[src[i]]).append(',').append(ids[dst[i]]).append(",R\n");
+            e.append(ids[dst[i]]).append(',').append(ids[20]).append(",Other\n");
+        }
+        Files.writeString(export.resolve("edges.csv"), e);
+        Path out = tmp.resolve("small-results");
+        assertEquals(0, GraphAnalyticsJob.run(System.out, System.err, "--input", export.toString(), "--output", out.toString(),
+                "--relationship", "R", "--analyses", "scc,closure", "--closure-sample", "all", "--scc-local-finish", "0",
+                "--master", "local[2]"));
+        check(new ReferenceAnalytics(ids, src, dst), out, ids.length, false);
     }
 
     @Test
@@ -177,7 +225,7 @@ class GraphAnalyticsJobTest {
         for (List<String> args : List.of(List.of("--input", "x"), List.of("--input", "x", "--output", "y", "--analyses", "wcc,bfs"),
                 List.of("--input", "x", "--output", "y", "--closure-sample", "0"), List.of("--input", "x", "--output"))) {
             ByteArrayOutputStream err = new ByteArrayOutputStream();
-            assertEquals(2, GraphAnalyticsJob.run(new PrintStream(err, true, StandardCharsets.UTF_8), args.toArray(String[]::new)), args.toString());
+            assertEquals(2, GraphAnalyticsJob.run(System.out, new PrintStream(err, true, StandardCharsets.UTF_8), args.toArray(String[]::new)), args.toString());
             String[] lines = err.toString(StandardCharsets.UTF_8).split("\n");
             assertEquals(2, lines.length, err.toString(StandardCharsets.UTF_8));
             assertTrue(lines[0].startsWith("quiver-spark: "), lines[0]);
@@ -185,7 +233,7 @@ class GraphAnalyticsJobTest {
         }
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Path empty = Files.createDirectory(tmp.resolve("empty"));
-        assertEquals(2, GraphAnalyticsJob.run(new PrintStream(err, true, StandardCharsets.UTF_8), "--input", empty.toString(),
+        assertEquals(2, GraphAnalyticsJob.run(System.out, new PrintStream(err, true, StandardCharsets.UTF_8), "--input", empty.toString(),
                 "--output", tmp.resolve("o").toString(), "--master", "local[2]"));
         assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("quiver-spark: no Quiver export in "), err.toString());
     }
