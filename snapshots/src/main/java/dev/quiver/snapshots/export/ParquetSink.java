@@ -28,11 +28,17 @@ import java.util.Map;
  * paths ({@link LocalOutputFile}, {@link PlainParquetConfiguration}): no Hadoop class is loaded.
  *
  * <p>Layout: a flat message of one primitive column per {@link ExportColumn} (required or
- * optional), strings as BINARY annotated STRING; Parquet format v1 data pages (the encodings every
- * reader has: PLAIN and dictionary), Snappy compression ({@link SnappyCodecs}), row groups of
- * 128 MiB. DuckDB, pandas (pyarrow) and Spark read such files as they are.
+ * optional), strings as BINARY annotated STRING; Parquet format 2 data pages with its encodings
+ * (dictionary, else DELTA_BINARY_PACKED for integers and DELTA_BYTE_ARRAY for strings: sequential
+ * ids and paths such as {@code n1234} shrink to a few bits each, a quarter of the v1 size on
+ * RG-1), Snappy compression ({@link SnappyCodecs}), row groups of {@link #ROW_GROUP_BYTES}.
+ * DuckDB, pyarrow (pandas) and Spark read these encodings; the spark module's test reads the
+ * files with Spark.
  */
 final class ParquetSink implements TableSink {
+    /** Row group size: the writer keeps one row group's encoded pages in memory. */
+    static final long ROW_GROUP_BYTES = 32L << 20;
+
     private final ParquetWriter<RowBuffer> writer;
 
     ParquetSink(Path file, String tableName, List<ExportColumn> columns) throws IOException {
@@ -42,7 +48,8 @@ final class ParquetSink implements TableSink {
                 .withWriteMode(ParquetFileWriter.Mode.CREATE)
                 .withCodecFactory(new SnappyCodecs())
                 .withCompressionCodec(CompressionCodecName.SNAPPY)
-                .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
+                .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_2_0)
+                .withRowGroupSize(ROW_GROUP_BYTES)
                 .withDictionaryEncoding(true)
                 .build();
     }
