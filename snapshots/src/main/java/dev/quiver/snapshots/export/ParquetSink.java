@@ -36,6 +36,9 @@ import java.util.Map;
  * files with Spark.
  */
 final class ParquetSink implements TableSink {
+    /** Columns with a distinct value in every row. */
+    private static final String[] UNIQUE_COLUMNS = {"id", "name", "path"};
+
     /** Row group size: the writer keeps one row group's encoded pages in memory. */
     static final long ROW_GROUP_BYTES = 32L << 20;
 
@@ -43,15 +46,27 @@ final class ParquetSink implements TableSink {
 
     ParquetSink(Path file, String tableName, List<ExportColumn> columns) throws IOException {
         MessageType schema = schema(tableName, columns);
-        writer = new Builder(new LocalOutputFile(file), schema, columns)
+        Builder b = new Builder(new LocalOutputFile(file), schema, columns)
                 .withConf(new PlainParquetConfiguration())
                 .withWriteMode(ParquetFileWriter.Mode.CREATE)
                 .withCodecFactory(new SnappyCodecs())
                 .withCompressionCodec(CompressionCodecName.SNAPPY)
                 .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_2_0)
                 .withRowGroupSize(ROW_GROUP_BYTES)
-                .withDictionaryEncoding(true)
-                .build();
+                .withDictionaryEncoding(true);
+        for (String unique : UNIQUE_COLUMNS) {
+            if (schema.containsField(unique)) {
+                // one value per row: a dictionary would only be built to be dropped
+                b = b.withDictionaryEncoding(unique, false);
+            }
+        }
+        for (String text : new String[] {"name", "path"}) {
+            if (schema.containsField(text)) {
+                // min/max of unsorted names filter nothing, and comparing strings is costly
+                b = b.withStatisticsEnabled(text, false);
+            }
+        }
+        writer = b.build();
     }
 
     /** The Parquet schema of a table: one primitive field per column, in order. */
