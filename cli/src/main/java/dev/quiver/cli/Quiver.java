@@ -31,7 +31,8 @@ import java.util.concurrent.Callable;
             InitCommand.class, LoadCommand.class, AddCommand.class, RemoveCommand.class,
             ComponentCommand.class, SetCommand.class, DeleteCommand.class, ShowCommand.class,
             QueryCommand.class, StatsCommand.class, CheckCommand.class, SnapshotCommand.class,
-            RestoreCommand.class, AnalyzeCommand.class, DemoCommand.class, HelpCommand.class})
+            RestoreCommand.class, AnalyzeCommand.class, ExportCommand.class, DemoCommand.class,
+            HelpCommand.class})
 public final class Quiver implements Callable<Integer> {
 
     @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT,
