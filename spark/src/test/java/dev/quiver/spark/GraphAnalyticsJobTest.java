@@ -6,7 +6,7 @@ import dev.quiver.snapshots.export.ExportFormat;
 import dev.quiver.snapshots.export.ExportOptions;
 import dev.quiver.snapshots.export.Exporter;
 import dev.quiver.storage.Builtin;
-import dev.quiver.storage.Table;
+import dev.quiver.storage.table.Table;
 import dev.quiver.storage.World;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
@@ -43,14 +43,17 @@ class GraphAnalyticsJobTest {
 
     private SparkSession spark;
     private ReferenceAnalytics reference;
+    /** What {@code quiver analyze} (the analytics module) says, per entity id. */
+    private Map<Long, long[]> analyze;
     private final Long2IntOpenHashMap vertexOf = new Long2IntOpenHashMap();
 
     @BeforeAll
     void exportDebian() {
         long start = System.nanoTime();
-        Path tsv = Path.of(System.getProperty("quiver.shared", "../../shared"), "data", "debian_deps.tsv.gz");
+        Path tsv = Path.of(System.getProperty("quiver.testdata", "../testdata"), "debian_deps.tsv.gz");
         try (World w = World.create(tmp.resolve("world"))) {
             new TsvLoader(w).load(tsv);
+            analyze = quiverAnalyze(w);
             long loaded = System.nanoTime();
             Exporter.export(w, tmp.resolve("export"), ExportOptions.all(ExportFormat.PARQUET));
             System.out.printf("debian: loaded in %d ms, exported in %d ms%n", (loaded - start) / 1_000_000,
@@ -109,6 +112,80 @@ class GraphAnalyticsJobTest {
         }
         System.out.printf("debian: %d vertices, %d DependsOn edges%n", ids.size(), edges.size());
         return new ReferenceAnalytics(ids.toLongArray(), src, dst);
+    }
+
+    /**
+     * The analytics module's answers over DependsOn, per entity id: {smallest id of its strong
+     * component, smallest id of its weak component, in-degree, out-degree, forward closure,
+     * reverse closure}, the same library that {@code quiver analyze} prints.
+     */
+    private static Map<Long, long[]> quiverAnalyze(World w) {
+        dev.quiver.analytics.Graph g = dev.quiver.analytics.Analytics.of(w).graph("DependsOn");
+        int n = g.nodeCount();
+        int[] scc = g.strongComponents().componentArray();
+        int[] wcc = g.weakComponents().componentArray();
+        long[] sccMin = new long[n], wccMin = new long[n];
+        java.util.Arrays.fill(sccMin, Long.MAX_VALUE);
+        java.util.Arrays.fill(wccMin, Long.MAX_VALUE);
+        for (int v = 0; v < n; v++) {
+            sccMin[scc[v]] = Math.min(sccMin[scc[v]], g.entity(v));
+            wccMin[wcc[v]] = Math.min(wccMin[wcc[v]], g.entity(v));
+        }
+        var degrees = g.degrees();
+        var closure = g.closureSizes();
+        Map<Long, long[]> out = new HashMap<>();
+        for (int v = 0; v < n; v++) {
+            out.put(g.entity(v), new long[] {sccMin[scc[v]], wccMin[wcc[v]], degrees.inArray()[v], degrees.outArray()[v],
+                closure.forwardArray()[v], closure.reverseArray()[v], g.strongComponents().isCyclic(scc[v]) ? 1 : 0});
+        }
+        return out;
+    }
+
+    /**
+     * The job's answers equal {@code quiver analyze}'s (the analytics module) for every package of
+     * the Debian graph: strong and weak components (as partitions), degrees, and the sampled closure
+     * sizes. The analytics module counts an entity in its own closure only when it lies on a cycle;
+     * the job counts other vertices, hence the correction. Entities without DependsOn pairs are
+     * outside the analytics graph and must be alone in the job's answers.
+     */
+    @Test
+    void debianAnswersEqualQuiverAnalyze() {
+        Path out = tmp.resolve("results-analyze");
+        assertEquals(0, GraphAnalyticsJob.run(System.out, System.err, "--input", tmp.resolve("export").toString(),
+                "--output", out.toString(), "--relationship", "DependsOn", "--analyses", "wcc,scc,degree,closure",
+                "--closure-sample", "200", "--scc-local-finish", "20000", "--master", "local[2]"));
+        Map<Long, Row> scc = rows(out.resolve("scc.parquet"));
+        Map<Long, Row> wcc = rows(out.resolve("wcc.parquet"));
+        Map<Long, Row> degree = rows(out.resolve("degree.parquet"));
+        Map<Long, Row> closure = rows(out.resolve("closure.parquet"));
+        int compared = 0;
+        for (var en : scc.entrySet()) {
+            long id = en.getKey();
+            long[] a = analyze.get(id);
+            long sparkScc = en.getValue().getLong(en.getValue().fieldIndex("component"));
+            long sparkWcc = wcc.get(id).getLong(wcc.get(id).fieldIndex("component"));
+            Row d = degree.get(id);
+            if (a == null) {
+                assertEquals(id, sparkScc, "an entity without DependsOn is its own strong component");
+                assertEquals(id, sparkWcc, "an entity without DependsOn is its own weak component");
+                assertEquals(0, d.getLong(d.fieldIndex("degree")));
+                continue;
+            }
+            assertEquals(a[0], sparkScc, "scc of " + id);
+            assertEquals(a[1], sparkWcc, "wcc of " + id);
+            assertEquals(a[2], d.getLong(d.fieldIndex("in_degree")), "in-degree of " + id);
+            assertEquals(a[3], d.getLong(d.fieldIndex("out_degree")), "out-degree of " + id);
+            compared++;
+        }
+        assertEquals(analyze.size(), compared, "every analytics node is a vertex of the export");
+        for (var en : closure.entrySet()) {
+            long[] a = analyze.get(en.getKey());
+            Row c = en.getValue();
+            long self = a == null ? 0 : a[6];
+            assertEquals(a == null ? 0 : a[4] - self, c.getLong(c.fieldIndex("descendants")), "forward closure of " + en.getKey());
+            assertEquals(a == null ? 0 : a[5] - self, c.getLong(c.fieldIndex("ancestors")), "reverse closure of " + en.getKey());
+        }
+        System.out.printf("spark = quiver analyze for %d packages, closure sizes on a sample of %d%n", compared, closure.size());
     }
 
     private Map<Long, Row> rows(Path dir) {

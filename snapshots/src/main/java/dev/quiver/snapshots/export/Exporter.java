@@ -3,10 +3,10 @@ package dev.quiver.snapshots.export;
 import dev.quiver.error.StorageIOException;
 import dev.quiver.index.Ids;
 import dev.quiver.storage.Builtin;
-import dev.quiver.storage.Column;
+import dev.quiver.storage.table.Column;
 import dev.quiver.storage.FieldType;
 import dev.quiver.storage.Schema;
-import dev.quiver.storage.Table;
+import dev.quiver.storage.table.Table;
 import dev.quiver.storage.World;
 
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
