@@ -202,6 +202,12 @@ final class Resolver {
         }
         if (first.kind() == Operand.Kind.CONST) {
             noteBuiltin(first.entity());
+            if (!Ids.isPair(first.entity())) {
+                long id = second == null ? first.entity()
+                    : second.kind() == Operand.Kind.CONST ? Ids.pair(first.entity(), second.entity())
+                    : Ids.pairOfIndices(Ids.index(first.entity()), Ids.WILDCARD_INDEX);
+                InheritanceGuard.check(world, id, t.toString(), t.column());
+            }
         }
         if (second != null && second.kind() == Operand.Kind.CONST) {
             noteBuiltin(second.entity());
