@@ -57,7 +57,26 @@ public final class Builtin {
         return i > 0 && i < FIRST_USER_INDEX ? NAMES[i] : null;
     }
 
-    /** Older spellings accepted as input (FEATURES.md 0.3): OnDeleteObject, Tag, Union...; 0 for others. */
+    /**
+     * Flecs v4 builtin traits this build does not implement yet. They are reserved root names: a
+     * user entity of that name would look like the trait and silently do nothing, so creating
+     * one is refused ({@link #unsupported}).
+     */
+    private static final java.util.Set<String> UNSUPPORTED = java.util.Set.of("Union", "DontFragment");
+
+    /**
+     * The reason a root name is refused because it names a Flecs v4 trait this build does not
+     * implement yet, or null when the name is free.
+     */
+    public static String unsupported(String name) {
+        if (!UNSUPPORTED.contains(name)) {
+            return null;
+        }
+        return "'" + name + "' is a Flecs v4 trait this version does not support yet"
+                + (name.equals("Union") ? " (Union = Exclusive + DontFragment; use Exclusive)" : "");
+    }
+
+    /** Older spellings accepted as input (FEATURES.md 0.3): OnDeleteObject, Tag, Wildcard, Any; 0 for others. */
     public static long alias(String name) {
         switch (name) {
             case "OnDeleteObject": return ON_DELETE_TARGET;

@@ -48,6 +48,20 @@ class ProtectedModelTest {
     }
 
     @Test
+    void traitsNotSupportedYetAreRefusedNotMadeUserTags() {
+        w = World.create(tmp.resolve("w"));
+        long r = w.entity("R");
+        IdException e = assertThrows(IdException.class, () -> w.entity("Union"));
+        assertTrue(e.getMessage().contains("Union") && e.getMessage().contains("not support"), e.getMessage());
+        assertThrows(IdException.class, () -> w.ensureId("DontFragment"));
+        assertThrows(IdException.class, () -> w.entity("Union.child"));
+        assertEquals(0, w.lookup("Union"));
+        assertFalse(w.has(r, Builtin.EXCLUSIVE));
+        w.entity("a.Union"); // only the root names are reserved
+        assertEquals(List.of(), w.check());
+    }
+
+    @Test
     void structuralTraitsCannotChangeOnARelationshipInUse() {
         w = World.create(tmp.resolve("w"));
         long r = w.entity("R");

@@ -33,9 +33,14 @@ public final class Hierarchy {
      * Creates the entity at a path that {@link Paths#lookup} did not find, with every missing
      * parent.
      *
-     * @throws dev.quiver.storage.IdException when a name to create breaks the name grammar ({@link Names#check})
+     * @throws dev.quiver.storage.IdException when a name to create breaks the name grammar ({@link Names#check}),
+     *                                        or the root name is a Flecs v4 trait not supported yet
      */
     public long createPath(String[] parts) {
+        String reserved = dev.quiver.storage.Builtin.unsupported(parts[0]);
+        if (reserved != null) {
+            throw new dev.quiver.storage.IdException(reserved);
+        }
         if (parts.length == 1) {
             // a root name just looked up and absent: create it without looking it up again
             Names.check(parts[0]);
