@@ -43,18 +43,15 @@ class RealGraphsTest {
     static final Map<String, Map<String, List<String>>> OUT = new HashMap<>();
     static final Map<String, Map<String, List<String>>> IN = new HashMap<>();
 
-    static Path shared() {
-        String p = System.getProperty("quiver.shared");
-        Path path = p != null ? Path.of(p) : Path.of("../../shared");
-        if (!Files.isDirectory(path.resolve("data"))) {
-            path = Path.of("../../shared");
-        }
-        return path;
+    /** The repository's test data (the Debian and WordNet graphs and answers.tsv, with their notes). */
+    static Path testdata() {
+        String p = System.getProperty("quiver.testdata");
+        return p != null ? Path.of(p) : Path.of("../testdata");
     }
 
     @BeforeAll
     static void load() throws IOException {
-        data = shared().resolve("data");
+        data = testdata();
         long t0 = System.nanoTime();
         w = World.create(dir.resolve("world"));
         TsvLoader loader = new TsvLoader(w);
