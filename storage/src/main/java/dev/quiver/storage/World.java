@@ -10,6 +10,7 @@ import dev.quiver.storage.entity.EntityIndex;
 import dev.quiver.storage.file.Journal;
 import dev.quiver.storage.file.Store;
 import dev.quiver.storage.entity.EntityNames;
+import dev.quiver.storage.entity.IdText;
 import dev.quiver.storage.entity.Names;
 import dev.quiver.storage.format.PageImage;
 import dev.quiver.storage.format.PageSource;
@@ -32,7 +33,6 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -257,9 +257,7 @@ public final class World implements AutoCloseable {
     /** Drops the tables the transaction emptied, then writes the pages its changes touched. */
     private void commit() {
         committing = true;
-        if (!changes.shrunk().isEmpty()) {
-            tables.dropEmpty(new it.unimi.dsi.fastutil.ints.IntOpenHashSet(changes.shrunk()));
-        }
+        tables.dropEmpty(changes.shrunk());
         List<PageImage> pages = format.pagesFor(changes);
         changes.clear();
         var entries = new ArrayList<Journal.Entry>(pages.size());
@@ -371,64 +369,23 @@ public final class World implements AutoCloseable {
 
     /** The pair {@code (relationship, target)} ({@link Ids#pair}). */
     public long pair(long relationship, long target) {
-        try {
-            return Ids.pair(relationship, target);
-        } catch (IllegalArgumentException e) {
-            throw new IdException(e.getMessage());
-        }
+        return IdText.pair(relationship, target);
     }
 
     /**
      * Parses an id: a path ({@code Position}, {@code a.b}) or a pair {@code (R, T)} whose elements
-     * are paths, {@code *} or {@code _}.
+     * are paths, {@code *} or {@code _} ({@link IdText}).
      *
      * @throws UnknownNameException when a name resolves to nothing
      * @throws IdException          when the text is malformed
      */
     public long id(String text) {
-        return parseId(text, false);
+        return IdText.parse(text, this::resolve);
     }
 
     /** Like {@link #id(String)}, creating named entities that are missing. */
     public long ensureId(String text) {
-        return parseId(text, true);
-    }
-
-    private long parseId(String text, boolean create) {
-        String s = text == null ? "" : text.trim();
-        if (s.startsWith("(")) {
-            if (!s.endsWith(")")) {
-                throw new IdException("malformed pair '" + text + "': missing ')'");
-            }
-            String inner = s.substring(1, s.length() - 1);
-            int comma = inner.indexOf(',');
-            if (comma < 0 || inner.indexOf(',', comma + 1) >= 0) {
-                throw new IdException("malformed pair '" + text + "': expected (relationship, target)");
-            }
-            long r = element(inner.substring(0, comma).trim(), create, text);
-            long t = element(inner.substring(comma + 1).trim(), create, text);
-            return pair(r, t);
-        }
-        if (s.isEmpty()) {
-            throw new IdException("empty id");
-        }
-        if (s.contains("(") || s.contains(")") || s.contains(",")) {
-            throw new IdException("malformed id '" + text + "'");
-        }
-        return element(s, create, text);
-    }
-
-    private long element(String s, boolean create, String whole) {
-        if (s.isEmpty()) {
-            throw new IdException("malformed pair '" + whole + "': empty element");
-        }
-        if (s.equals("*")) {
-            return Ids.WILDCARD;
-        }
-        if (s.equals("_")) {
-            return Ids.ANY;
-        }
-        return create ? entity(s) : resolve(s);
+        return IdText.parse(text, this::entity);
     }
 
     /** An id as text: an entity's path, or {@code (R,T)} for a pair. */
@@ -614,29 +571,7 @@ public final class World implements AutoCloseable {
      * mutations.
      */
     public List<Table> tables(long id) {
-        long key = id;
-        if (Ids.isPair(id)) {
-            int f = Ids.first(id), s = Ids.second(id);
-            if (f == Ids.ANY_INDEX) {
-                f = Ids.WILDCARD_INDEX;
-            }
-            if (s == Ids.ANY_INDEX) {
-                s = Ids.WILDCARD_INDEX;
-            }
-            if (f == Ids.WILDCARD_INDEX && s == Ids.WILDCARD_INDEX) {
-                var out = new ArrayList<Table>();
-                tables.forEach(t -> {
-                    if (t.type().length > 0 && Ids.isPair(t.type()[0])) {
-                        out.add(t);
-                    }
-                });
-                return out;
-            }
-            key = Ids.pairOfIndices(f, s);
-        } else if (id == Ids.WILDCARD || id == Ids.ANY) {
-            return allTables();
-        }
-        return Collections.unmodifiableList(tables.records().get(key));
+        return tables.matching(id);
     }
 
     /** Every table, in id order. */
@@ -674,20 +609,7 @@ public final class World implements AutoCloseable {
 
     /** Counts describing the world. */
     public WorldStats stats() {
-        long[] c = new long[3]; // tables, non-empty tables, pairs
-        tables.forEach(t -> {
-            c[0]++;
-            if (t.count() > 0) {
-                c[1]++;
-                long p = 0;
-                for (long id : t.type()) {
-                    if (Ids.isPair(id)) {
-                        p++;
-                    }
-                }
-                c[2] += p * t.count();
-            }
-        });
+        long[] c = tables.counts();
         return new WorldStats(entityCount(), c[0], c[1], c[2], tables.records().size(), schemas.size(),
                 store == null ? 0 : store.bytesOnDisk());
     }
@@ -772,22 +694,7 @@ public final class World implements AutoCloseable {
         changes.table(0);
         txDepth = 1;
         try {
-            for (int i = 1; i < Builtin.FIRST_USER_INDEX; i++) {
-                String name = Builtin.name(i);
-                if (name != null) {
-                    hierarchy.place(i, name, 0);
-                }
-            }
-            int cf = Ids.index(Builtin.CHILD_OF), isA = Ids.index(Builtin.IS_A);
-            rules.add(cf, Builtin.EXCLUSIVE);
-            rules.add(cf, Builtin.ACYCLIC);
-            rules.add(cf, Builtin.TRAVERSABLE);
-            rules.add(cf, Builtin.DONT_INHERIT);
-            rules.add(cf, Ids.pair(Builtin.ON_DELETE_TARGET, Builtin.DELETE));
-            rules.add(isA, Builtin.TRANSITIVE);
-            rules.add(isA, Builtin.REFLEXIVE);
-            rules.add(isA, Builtin.ACYCLIC);
-            rules.add(isA, Builtin.TRAVERSABLE);
+            hierarchy.placeBuiltins();
             changes.meta();
             commit();
         } finally {

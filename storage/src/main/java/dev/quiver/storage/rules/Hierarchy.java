@@ -78,4 +78,26 @@ public final class Hierarchy {
         }
         return e;
     }
+
+    /**
+     * A new world's builtins (Flecs v4): the named builtin entities at their fixed indices, then
+     * the builtin traits: ChildOf is Exclusive, Acyclic, Traversable, DontInherit and deletes its
+     * children with their parent; IsA is Transitive, Reflexive, Acyclic and Traversable.
+     */
+    public void placeBuiltins() {
+        for (int i = 1; i < Builtin.FIRST_USER_INDEX; i++) {
+            String name = Builtin.name(i);
+            if (name != null) {
+                place(i, name, 0);
+            }
+        }
+        int cf = Ids.index(Builtin.CHILD_OF), isA = Ids.index(Builtin.IS_A);
+        for (long trait : new long[] {Builtin.EXCLUSIVE, Builtin.ACYCLIC, Builtin.TRAVERSABLE, Builtin.DONT_INHERIT,
+            Ids.pair(Builtin.ON_DELETE_TARGET, Builtin.DELETE)}) {
+            rules.add(cf, trait);
+        }
+        for (long trait : new long[] {Builtin.TRANSITIVE, Builtin.REFLEXIVE, Builtin.ACYCLIC, Builtin.TRAVERSABLE}) {
+            rules.add(isA, trait);
+        }
+    }
 }

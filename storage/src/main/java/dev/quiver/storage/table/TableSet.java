@@ -95,21 +95,19 @@ public final class TableSet {
 
     /** The table of {@code from}'s type plus {@code id} (through the add edge). */
     public Table withId(Table from, long id) {
-        Long2ObjectOpenHashMap<Table> edges = edges(addEdges, from.id());
-        Table to = edges.get(id);
-        if (to == null) {
-            to = forType(Types.insert(from.type(), id));
-            edges.put(id, to);
-        }
-        return to;
+        return follow(addEdges, from, id, true);
     }
 
     /** The table of {@code from}'s type minus {@code id} (through the remove edge). */
     public Table withoutId(Table from, long id) {
-        Long2ObjectOpenHashMap<Table> edges = edges(removeEdges, from.id());
+        return follow(removeEdges, from, id, false);
+    }
+
+    private Table follow(ArrayList<Long2ObjectOpenHashMap<Table>> all, Table from, long id, boolean add) {
+        Long2ObjectOpenHashMap<Table> edges = edges(all, from.id());
         Table to = edges.get(id);
         if (to == null) {
-            to = forType(Types.remove(from.type(), id));
+            to = forType(add ? Types.insert(from.type(), id) : Types.remove(from.type(), id));
             edges.put(id, to);
         }
         return to;
@@ -130,6 +128,53 @@ public final class TableSet {
     private void clearEdges() {
         addEdges = new ArrayList<>();
         removeEdges = new ArrayList<>();
+    }
+
+    /**
+     * The component index lookup behind {@code World.tables}: every table whose type holds
+     * {@code id}, a plain id, a pair, or a wildcard record {@code (R,*)}, {@code (*,T)} ({@code _}
+     * is read as {@code *}); {@code (*,*)} gives the tables holding any pair, {@code *} every table.
+     * Unmodifiable.
+     */
+    public List<Table> matching(long id) {
+        long key = id;
+        if (Ids.isPair(id)) {
+            int f = Ids.first(id), s = Ids.second(id);
+            f = f == Ids.ANY_INDEX ? Ids.WILDCARD_INDEX : f;
+            s = s == Ids.ANY_INDEX ? Ids.WILDCARD_INDEX : s;
+            if (f == Ids.WILDCARD_INDEX && s == Ids.WILDCARD_INDEX) {
+                var out = new ArrayList<Table>();
+                forEach(t -> {
+                    if (t.type().length > 0 && Ids.isPair(t.type()[0])) {
+                        out.add(t);
+                    }
+                });
+                return out;
+            }
+            key = Ids.pairOfIndices(f, s);
+        } else if (id == Ids.WILDCARD || id == Ids.ANY) {
+            return all();
+        }
+        return java.util.Collections.unmodifiableList(records.get(key));
+    }
+
+    /** Counts for statistics: {tables, non-empty tables, pairs held (pair ids times rows)}. */
+    public long[] counts() {
+        long[] c = new long[3];
+        forEach(t -> {
+            c[0]++;
+            if (t.count() > 0) {
+                c[1]++;
+                long p = 0;
+                for (long id : t.type()) {
+                    if (Ids.isPair(id)) {
+                        p++;
+                    }
+                }
+                c[2] += p * t.count();
+            }
+        });
+        return c;
     }
 
     /** The table of a type, created (and filed in the component index) when it is new. */
@@ -230,6 +275,9 @@ public final class TableSet {
 
     /** Drops the tables among {@code ids} that are empty (the root table stays). */
     public void dropEmpty(IntOpenHashSet ids) {
+        if (ids.isEmpty()) {
+            return;
+        }
         var empty = new ArrayList<Table>();
         for (int id : ids) {
             Table t = get(id);
