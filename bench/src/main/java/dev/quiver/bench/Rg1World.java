@@ -13,7 +13,7 @@ import java.nio.file.Path;
  * Likes relationships.
  *
  * <p>{@link #create} loads the whole world in transactions of {@link #BATCH} nodes; each commits
- * durably (journal forced to disk), so the world is durable when it returns.
+ * durably (write-ahead log forced to disk), so the world is durable when it returns.
  */
 public final class Rg1World implements AutoCloseable {
     /** Nodes created per transaction while loading. */

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
  * A page whose bytes changed on disk is refused by every verb that reads it, {@code quiver check}
- * included: one line naming the map file and the page, exit 1.
+ * included: one line naming the generation file and the page, exit 1.
  */
 class CorruptPageTest {
     @TempDir
@@ -45,9 +45,10 @@ class CorruptPageTest {
         run("init", w).ok();
         run("add", w, "dog", "(KindOf, animal)", "Pet").ok();
         run("check", w).ok();
-        Path names = Path.of(w, "names.cm");
-        damageEveryPage(names);
-        String where = "map file " + names + " page 0 fails its checksum";
+        List<Path> gens = dev.quiver.storage.file.Store.generationFiles(Path.of(w));
+        Path newest = gens.get(gens.size() - 1);
+        damageEveryPage(newest);
+        String where = "map file " + newest + " page -1 fails its checksum"; // its directory page, read first
         assertEquals("", run("check", w).fails(ExitCodes.FAILURE, where).out());
         run("query", w, "Pet").fails(ExitCodes.FAILURE, where);
         run("add", w, "cat", "Pet").fails(ExitCodes.FAILURE, where);

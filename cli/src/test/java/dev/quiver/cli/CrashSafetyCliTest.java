@@ -52,11 +52,13 @@ class CrashSafetyCliTest {
     }
 
     @Test
-    void aMissingMapFileIsCorruptionAndIsNotRecreated() throws Exception {
-        Files.delete(Path.of(w, "reverse.cm"));
-        run("query", w, "(KindOf, animal)", "--format", "count").fails(ExitCodes.FAILURE, "reverse.cm");
-        run("check", w).fails(ExitCodes.FAILURE, "reverse.cm");
-        assertFalse(Files.exists(Path.of(w, "reverse.cm")));
+    void aMissingGenerationFileIsCorruptionAndIsNotRecreated() throws Exception {
+        Path gen = dev.quiver.storage.file.Store.generationFiles(Path.of(w)).get(0);
+        String name = gen.getFileName().toString();
+        Files.delete(gen);
+        run("query", w, "(KindOf, animal)", "--format", "count").fails(ExitCodes.FAILURE, name);
+        run("check", w).fails(ExitCodes.FAILURE, name);
+        assertFalse(Files.exists(gen));
     }
 
     @Test

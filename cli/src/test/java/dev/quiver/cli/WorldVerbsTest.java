@@ -155,16 +155,43 @@ class WorldVerbsTest {
         assertTrue(run("check", w).ok().out().startsWith("ok: "));
     }
 
+    /** Appends one WAL record removing pages {@code keys} of {@code family}: [magic][len][seq][n] n x ([map][key][-1]) [crc]. */
+    private static void appendWalRecord(Path dir, int family, List<Long> keys) {
+        try {
+            String cur = Files.readString(dir.resolve("CURRENT")).trim();
+            Path wal = dir.resolve("wal-" + cur.substring("MANIFEST-".length()));
+            var payload = java.nio.ByteBuffer.allocate(12 + keys.size() * 13);
+            payload.putLong(1).putInt(keys.size());
+            for (long k : keys) {
+                payload.put((byte) family).putLong(k).putInt(-1);
+            }
+            var crc = new java.util.zip.CRC32C();
+            crc.update(payload.array());
+            var rec = java.nio.ByteBuffer.allocate(12 + payload.capacity());
+            rec.putInt(0x51564A31).putInt(payload.capacity()).put(payload.array()).putInt((int) crc.getValue());
+            Files.write(wal, rec.array(), java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     @Test
     void checkExitsOneOnTheFirstViolation() {
         run("add", w, "dog", "(KindOf, animal)").ok();
-        // damage the persisted reverse index behind the world's back
-        try (PagedMap reverse = PagedMap.open(Path.of(w, "reverse.cm"), "reverse", 1024, 64, false)) {
-            List<Long> keys = new ArrayList<>();
-            reverse.forEach((k, v) -> keys.add(k));
-            assertFalse(keys.isEmpty());
-            keys.forEach(reverse::remove);
+        // damage the persisted reverse index behind the world's back: a well-formed write-ahead log
+        // record (format in Journal's Javadoc) that removes every reverse-index page (family 6)
+        List<Long> keys = new ArrayList<>();
+        for (Path gen : dev.quiver.storage.file.Store.generationFiles(Path.of(w))) {
+            try (PagedMap m = PagedMap.open(gen, "gen", 64, 64, false)) {
+                m.forEach((k, v) -> {
+                    if (k >>> 56 == 6) {
+                        keys.add(k & ((1L << 56) - 1));
+                    }
+                });
+            }
         }
+        assertFalse(keys.isEmpty());
+        appendWalRecord(Path.of(w), 6, keys);
         CliRunner.Run r = run("check", w).fails(ExitCodes.FAILURE, "check failed: ");
         assertEquals("", r.out());
         // leave a consistent world for the after-each check

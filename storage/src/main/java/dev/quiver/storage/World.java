@@ -52,9 +52,9 @@ import java.util.function.LongConsumer;
  * family), {@code storage.check} (the invariant checker); the file layer ({@link Store},
  * {@link Journal}) holds the files. In-memory classes know neither the format nor the files.
  *
- * <p>The world keeps an in-memory mirror of every persistent structure and writes the pages a
- * transaction touched to the journal and then to the Chronicle Map files when the transaction
- * commits. Every mutating call is one transaction unless it runs inside
+ * <p>The world keeps an in-memory mirror of every persistent structure and, when a transaction
+ * commits, appends the pages it touched to the write-ahead log; checkpoints seal them into
+ * Chronicle Map generation files ({@link Store}). Every mutating call is one transaction unless it runs inside
  * {@link #transaction(Consumer)}; a failing transaction changes nothing (the mirror is reloaded
  * from the committed files).
  *
@@ -136,8 +136,9 @@ public final class World implements AutoCloseable {
 
     /**
      * Opens an existing world for writing. One writer process per world directory: a second gets
-     * {@link WorldLockedException} naming the live holders' pids (writer and readers told apart). A
-     * world whose last opener died is recovered first (map files, then the journal).
+     * {@link WorldLockedException} naming the writer's pid. Readers neither block the writer nor
+     * wait for it. A world whose writer died opens with every transaction it committed (the
+     * write-ahead log is read; a torn last record is cut off); nothing else needs recovering.
      *
      * @throws NoWorldException when {@code dir} holds no world
      * @throws CorruptionException when its files are corrupt
@@ -148,10 +149,11 @@ public final class World implements AutoCloseable {
 
     /**
      * Opens an existing world for reading; mutations throw {@link ReadOnlyException}. Any number of
-     * readers may open a world while no writer holds it. On read-only media (a read-only file system
-     * or a directory this process may not write) the reader neither locks nor registers, and since
-     * Chronicle Map needs writable mappings it reads copies of the map files made in a temporary
-     * directory (java.io.tmpdir, deleted at close); a world there that needs recovery is refused.
+     * readers may open a world, also while a writer writes it: each sees the last state committed
+     * when it opened, whole, and keeps seeing it (it pins that state's files until it closes). On
+     * read-only media (a read-only file system or a directory this process may not write), since
+     * Chronicle Map needs writable mappings, it reads copies of the generation files made in a
+     * temporary directory (java.io.tmpdir, deleted at close).
      */
     public static World openReadOnly(Path dir) {
         return openStore(Store.open(dir, true), true);
@@ -209,8 +211,8 @@ public final class World implements AutoCloseable {
     // ------------------------------------------------------------------ transactions
 
     /**
-     * Runs {@code body} as one transaction: every change it makes commits together (journal
-     * forced to disk, then the map files), or, when it throws, none does and the exception is
+     * Runs {@code body} as one transaction: every change it makes commits together (one
+     * write-ahead log record forced to disk), or, when it throws, none does and the exception is
      * rethrown. Nested calls join the outer transaction.
      */
     public void transaction(Consumer<World> body) {
@@ -630,12 +632,12 @@ public final class World implements AutoCloseable {
         return new PageSource() {
             @Override
             public byte[] get(int map, long key) {
-                return st.maps[map].get(key);
+                return st.get(map, key);
             }
 
             @Override
             public void forEach(int map, PageVisitor visitor) {
-                st.maps[map].forEach((k, b) -> visitor.visit(k, b));
+                st.forEach(map, (k, b) -> visitor.visit(k, b));
             }
         };
     }

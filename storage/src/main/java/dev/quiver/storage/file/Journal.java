@@ -13,14 +13,14 @@ import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * The write-ahead journal that makes a commit atomic and durable.
+ * The write-ahead log (WAL) that makes a commit atomic and durable: {@code wal-<n>} beside manifest n.
  *
  * <p>A committed transaction is one record: {@code [int magic][int length][payload][int crc32c]}
  * where the payload is {@code [long txSeq][int n] n × ([byte map][long key][int len or -1][bytes])}:
- * the after-image of every page the transaction touched ({@code -1}: the page was removed). The
- * record is forced to disk before any map file changes, and replaying after-images is idempotent,
- * so after a crash the world reopens with every fully written record re-applied and a torn last
- * record ignored: the state before or after each transaction, never between.
+ * the after-image of every page the transaction touched ({@code -1}: the page was removed). A
+ * commit is durable once its record is forced; the pages reach a sealed generation at the next
+ * checkpoint ({@link Store}). Readers read the records complete at their start; after a crash the
+ * writer cuts off a torn last record. Either way each transaction is seen whole or not at all.
  */
 public final class Journal implements AutoCloseable {
     static final int MAGIC = 0x51564A31; // "QVJ1"
@@ -140,51 +140,101 @@ public final class Journal implements AutoCloseable {
         }
     }
 
+    /** The complete records of a journal's bytes and the length they span. */
+    record Parsed(List<List<Entry>> records, long validLength) {}
+
     /**
      * Reads every complete, checksummed record from the start; stops at the first torn or corrupt
      * one.
      */
     List<List<Entry>> readAll() {
-        var out = new ArrayList<List<Entry>>();
         try {
-            byte[] all = file.readAll();
-            ByteBuffer bb = ByteBuffer.wrap(all);
-            while (bb.remaining() >= 12) {
-                int start = bb.position();
-                if (bb.getInt() != MAGIC) {
-                    break;
-                }
-                int len = bb.getInt();
-                if (len < 12 || bb.remaining() < len + 4) {
-                    break;
-                }
-                CRC32C crc = new CRC32C();
-                crc.update(all, start + 8, len);
-                int stored = bb.getInt(start + 8 + len);
-                if ((int) crc.getValue() != stored) {
-                    break;
-                }
-                bb.getLong(); // tx seq
-                int n = bb.getInt();
-                var entries = new ArrayList<Entry>(n);
-                for (int i = 0; i < n; i++) {
-                    int map = bb.get();
-                    long key = bb.getLong();
-                    int bl = bb.getInt();
-                    byte[] blob = null;
-                    if (bl >= 0) {
-                        blob = new byte[bl];
-                        bb.get(blob);
-                    }
-                    entries.add(new Entry(map, key, blob));
-                }
-                bb.position(start + 8 + len + 4);
-                out.add(entries);
-            }
+            return parse(file.readAll()).records();
         } catch (IOException e) {
             throw new StorageIOException("cannot read journal " + path + ": " + e.getMessage(), e);
         }
-        return out;
+    }
+
+    /**
+     * The writer's reading at open: every complete record, and the torn tail a crash may have left
+     * after them cut off (and forced), so the next record follows the last good one.
+     */
+    List<List<Entry>> recover() {
+        try {
+            Parsed p = parse(file.readAll());
+            if (file.size() > p.validLength()) {
+                file.truncate(p.validLength());
+                file.force(true);
+            }
+            return p.records();
+        } catch (IOException e) {
+            throw new StorageIOException("cannot read journal " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A reader's reading of the journal file {@code path} (absent: no records): every complete
+     * record present when it is read. A record being appended meanwhile is torn and ignored.
+     */
+    static List<List<Entry>> read(Path path) {
+        try {
+            return parse(java.nio.file.Files.readAllBytes(path)).records();
+        } catch (java.nio.file.NoSuchFileException e) {
+            return List.of();
+        } catch (IOException e) {
+            throw new StorageIOException("cannot read journal " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    static Parsed parse(byte[] all) {
+        var out = new ArrayList<List<Entry>>();
+        ByteBuffer bb = ByteBuffer.wrap(all);
+        long valid = 0;
+        while (bb.remaining() >= 12) {
+            int start = bb.position();
+            if (bb.getInt() != MAGIC) {
+                break;
+            }
+            int len = bb.getInt();
+            if (len < 12 || bb.remaining() < (long) len + 4) {
+                break;
+            }
+            CRC32C crc = new CRC32C();
+            crc.update(all, start + 8, len);
+            int stored = bb.getInt(start + 8 + len);
+            if ((int) crc.getValue() != stored) {
+                break;
+            }
+            bb.getLong(); // tx seq
+            int n = bb.getInt();
+            if (n < 0 || n > len / 13) {
+                break;
+            }
+            var entries = new ArrayList<Entry>(n);
+            boolean ok = true;
+            for (int i = 0; i < n && ok; i++) {
+                int map = bb.get();
+                long key = bb.getLong();
+                int bl = bb.getInt();
+                byte[] blob = null;
+                if (bl >= 0) {
+                    if (bl > start + 8 + len - bb.position()) {
+                        ok = false;
+                        break;
+                    }
+                    blob = new byte[bl];
+                    bb.get(blob);
+                }
+                entries.add(new Entry(map, key, blob));
+            }
+            if (!ok) {
+                break;
+            }
+            bb.position(start + 8 + len + 4);
+            valid = bb.position();
+            out.add(entries);
+        }
+        return new Parsed(out, valid);
     }
 
     /** Empties the journal (after its records are in the map files) and forces that to disk. */

@@ -22,8 +22,8 @@ import java.util.function.Consumer;
  * Atomic creation of a world directory (init, restore, a load that creates its world).
  *
  * <p>The world is built in a temporary sibling {@code .<name>.new-<pid>-<nonce>}: its
- * {@code FORMAT}, its map files and the initial pages committed by the caller, everything forced
- * to disk and the journal emptied; then the sibling is renamed onto the target (rename(2) replaces
+ * {@code FORMAT} and the initial pages committed by the caller, sealed by a checkpoint into its
+ * base generation, manifest and {@code CURRENT}, everything forced; then the sibling is renamed onto the target (rename(2) replaces
  * a missing or empty directory atomically and refuses a non-empty one). A crash or an error at any
  * point leaves the target as it was plus, at worst, a temporary sibling that nothing reads; such
  * leftovers of dead processes are deleted by the next creation at the same path. When two
@@ -64,7 +64,7 @@ final class NewWorld {
         boolean moved = false;
         try {
             Files.writeString(tmp.resolve("FORMAT"), Store.formatLine() + "\n");
-            Recovery.force(tmp.resolve("FORMAT"));
+            Fsync.file(tmp.resolve("FORMAT"));
             hooks.step("create format");
             Store st = Store.openNew(tmp, hooks);
             try {
@@ -76,7 +76,7 @@ final class NewWorld {
             if (!st.closedCleanly()) {
                 throw new StorageIOException("cannot create world " + target + ": its files could not be forced to disk");
             }
-            Recovery.forceDirectory(tmp);
+            Fsync.directory(tmp);
             hooks.step("create built");
             try {
                 Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE);
@@ -93,7 +93,7 @@ final class NewWorld {
                 throw e;
             }
             moved = true;
-            Recovery.forceDirectory(parent);
+            Fsync.directory(parent);
             hooks.step("create renamed");
         } catch (IOException e) {
             throw new StorageIOException("cannot create world " + target + ": " + e.getMessage(), e);

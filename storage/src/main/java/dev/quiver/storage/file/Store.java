@@ -2,92 +2,79 @@ package dev.quiver.storage.file;
 
 import dev.quiver.storage.NoWorldException;
 import dev.quiver.storage.WorldFormatException;
-import dev.quiver.storage.WorldLockedException;
 import dev.quiver.storage.ReadOnlyException;
 
 import dev.quiver.index.ChronicleSupport;
-import dev.quiver.index.PagedMap;
 import dev.quiver.error.CorruptionException;
+import dev.quiver.error.QuiverException;
 import dev.quiver.error.StorageIOException;
+
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * The files of a world directory: one Chronicle Map file per persistent structure
- * ({@link #MAP_NAMES}), the journal, the lock file and the dirty marker.
+ * The files of a world directory: sealed generations, a manifest naming them, and a write-ahead
+ * log (WAL) on top; readers beside one writer, and no state a killed process can wedge.
  *
- * <p>Directory layout: {@code FORMAT} (text: format version), {@code lock} and {@code sessions/}
- * (the gate lock and one registration per opener, {@link Sessions}), {@code journal}, {@code DIRTY}
- * (present while a writer has the world open, or after a commit whose pages were journaled but not
- * all applied), and {@code <map>.cm} files. A world is created whole in a temporary sibling and
- * renamed into place ({@link NewWorld}).
+ * <p>Directory layout (format {@value #FORMAT_VERSION}): {@code FORMAT} (text: the format line),
+ * {@code CURRENT} (names the live manifest), {@code MANIFEST-<n>} ({@link Manifest}: the
+ * generations to read, base first), {@code gen-<g>.cm} (sealed Chronicle Map files,
+ * {@link Generation}), {@code wal-<n>} (the WAL of manifest n, {@link Journal}) and
+ * {@code writer.lock} ({@link Locks}).
  *
- * <p>Recovery runs at open when the world was not closed cleanly: a {@code DIRTY} marker, a
- * non-empty journal, a registration of a dead process (reader or writer: a killed process leaves
- * its Chronicle segment locks held inside the map files) or a copy left by an interrupted
- * recovery. It takes the exclusive gate lock (a reader waits a bounded time for other readers to
- * leave), recovers the map files crash-safely ({@link Recovery}), replays the journal and forces
- * everything to disk before the markers go.
+ * <p><b>Commit.</b> The writer appends the transaction's page after-images to the WAL and forces it:
+ * the transaction is durable. The pages also go into the writer's overlay (the pages changed since
+ * the newest generation). Nothing else is written: a failed append is cut back and reported, and
+ * changes nothing.
  *
- * <p>Commit protocol: the journal record is appended and forced, then the pages are put into the
- * map files. A failed append is cut back and reported ({@link StorageIOException}); a failure while
- * the pages are applied (a full disk) poisons the store: no further commit, and close neither
- * empties the journal nor removes {@code DIRTY}, so the next open finishes the transaction.
+ * <p><b>Checkpoint</b> (at close, and when the WAL passes 64 MiB): the overlay is written as a new
+ * generation {@code gen-<n+1>.cm} (a delta; or, when the deltas have grown past the base or number
+ * three, every page merged into a new base), forced and renamed into place; then
+ * {@code MANIFEST-<n+1>} is written the same way and {@code CURRENT} replaced to name it, which is
+ * the instant the checkpoint takes effect; then manifests no reader pins are retired with the
+ * generations and WALs only they named. A crash anywhere before the swap leaves the old manifest
+ * and its full WAL; after it, the new manifest and an empty WAL. Files no manifest names are
+ * leftovers the next writer deletes.
  *
- * <p>Read-only opens on media that cannot be written (a read-only file system or directory) do not
- * lock or register; they refuse a world that needs recovery, and because Chronicle Map needs
- * writable mappings they open copies of the map files in a temporary directory (deleted at close).
+ * <p><b>Readers</b> pin the manifest CURRENT names ({@link Locks}), open its generations, and read
+ * its WAL up to the last record complete at that moment: they see exactly the last committed state
+ * at their start, never part of a transaction, and never wait for the writer nor hold it up.
+ * Sealed files are never written again, so a lock a killed reader left inside one blocks nobody.
  *
- * <p>Pages of format 2 (page key: content; the encodings are in {@code World.serialize}):
- * <ul>
- *   <li>{@code meta} 0: format version, next entity index, table count, free entity indices;</li>
- *   <li>{@code schemas} component entity index: its fields;</li>
- *   <li>{@code entities} index / 1024: state, generation and name of 1024 entity indices;</li>
- *   <li>{@code tables} table id / 64: type, column ids and, up to 64 rows, the rows of each table;</li>
- *   <li>{@code rows} (table id &lt;&lt; 20) | chunk: 1024 rows (entities, then column values) of a
- *       table of more than 64 rows;</li>
- *   <li>{@code components} (kind &lt;&lt; 40) | entity index / 64: component-index records (id to
- *       table ids) of the ids naming those entities (kind: plain id, (R, T) by T, (R, *) by R,
- *       (*, T) by T);</li>
- *   <li>{@code reverse} target index / 64: (relationship, source) entries per target;</li>
- *   <li>{@code names} entity index / 1024: (name, parent, entity) name-index entries.</li>
- * </ul>
- * Each page is grouped by what a transaction usually changes together, so a commit rewrites the
- * pages of the entities and tables it touched.
+ * <p><b>Read-only media.</b> Chronicle Map needs writable mappings, so a reader on media it cannot
+ * write opens copies of the generation files in a temporary directory (deleted at close).
  */
 public final class Store implements AutoCloseable {
     /**
-     * The directory format, written to {@code FORMAT}. 3: every page carries a CRC32C over its key,
-     * segment count and blob, verified whenever it is read (the layout is in {@link PagedMap}; the
-     * page blobs themselves, and so snapshots, keep the page format of
-     * {@code dev.quiver.storage.format.WorldFormat#VERSION}). 2: tables persisted 64 to a page with
-     * their rows inline up to 64 rows. 1: a types page and row pages per table.
+     * The directory format, written to {@code FORMAT}. 4: sealed generations, manifests and a WAL.
+     * 3: one Chronicle Map file per page family written in place, a journal, sessions. The page
+     * blobs themselves, and so snapshots, keep the page format of
+     * {@code dev.quiver.storage.format.WorldFormat#VERSION}.
      */
-    static final int FORMAT_VERSION = 3;
+    static final int FORMAT_VERSION = 4;
     /**
-     * The page map files, {@code <name>.cm}, in map-id order: the storage format's page families
+     * The page families, in map-id order: the storage format's page families
      * ({@code WorldFormat.MAP_NAMES}; the layering test holds the two lists equal).
      */
     public static final String[] MAP_NAMES = {"meta", "schemas", "entities", "tables", "rows", "components", "reverse", "names"};
-    static final int META = 0, SCHEMAS = 1, ENTITIES = 2, TABLES = 3, ROWS = 4, COMPONENTS = 5, REVERSE = 6, NAMES = 7;
-    /**
-     * Initial Chronicle entries (pages) per map. Chronicle preallocates and zeroes entries times
-     * the average value size, so these are kept small (a new world takes about 8.5 MB on disk, the
-     * WordNet world 16 MB instead of 206 MB) and each map grows by extra tiers up to 1000 times
-     * (PagedMap's bloat factor): 64K entity pages (67M entities), 256K table groups, row chunks and
-     * reverse-index pages. Measured on RG-1 at depth 6 (1.1M entities, 111K tables), load and reopen
-     * times are the same as with 16 to 256 times larger initial sizes.
-     */
-    private static final long[] ENTRIES = {64, 64, 64, 256, 256, 1024, 256, 1024};
-    /** Expected average page size per map, in bytes (segments are 16 times this, at most 32 KiB). */
-    private static final int[] AVG_VALUE = {256, 128, 16384, 2048, 8192, 512, 1024, 1024};
-    /** Journal size past which a commit checkpoints, in bytes. */
+    /** WAL size past which a commit checkpoints, in bytes. */
     private static final long CHECKPOINT_BYTES = 64L << 20;
+    /** Deltas above the base past which a checkpoint merges everything into a new base. */
+    private static final int MAX_DELTAS = 3;
+    /** The overlay's mark of a removed page. */
+    private static final byte[] REMOVED = new byte[0];
 
     /** Fault and crash injection for the tests of this package; {@link StoreHooks#NONE} otherwise. */
     static volatile StoreHooks hooks = StoreHooks.NONE;
@@ -96,29 +83,43 @@ public final class Store implements AutoCloseable {
     public final Path dir;
     final boolean readOnly;
     private final StoreHooks hook;
-    /** Null for the temporary directory of a world being created. */
-    private final Sessions sessions;
-    /** The page maps, one per page family (in the format's map-id order). */
-    public final PagedMap[] maps = new PagedMap[MAP_NAMES.length];
+    private final Locks locks;
+    private Manifest manifest;
+    /** The generations of {@link #manifest}, base first. */
+    private final List<Generation> gens = new ArrayList<>();
+    /** Per family: pages changed since the newest generation ({@link #REMOVED}: removed). */
+    @SuppressWarnings("unchecked")
+    private final Long2ObjectOpenHashMap<byte[]>[] overlay = new Long2ObjectOpenHashMap[MAP_NAMES.length];
+    private long overlayBytes;
+    /** The writer's WAL; null for a reader. */
     Journal journal;
     private long txSeq;
-    /** Why commits are refused (a journaled transaction is not fully applied), or null. */
+    /** Why commits are refused (the WAL could not be cut back after a failed append), or null. */
     private String poisoned;
-    /** Temporary copies of the map files for a read-only open on read-only media, or null. */
+    /** Temporary copies of the generation files for a reader on read-only media, or null. */
     private Path copies;
     private boolean closed, closedCleanly;
-    /** Set once every file is open (and recovered): only then may close checkpoint and drop DIRTY. */
-    private boolean opened;
+    private int walRecords;
+
+    /** What this store read at open, for diagnostics: the manifest, its generations, the WAL records. */
+    @Override
+    public String toString() {
+        return "store of " + dir + ": " + Manifest.fileName(manifest.number()) + " generations " + manifest.generations()
+                + ", " + walRecords + " WAL records at open";
+    }
 
     static {
         ChronicleSupport.init();
     }
 
-    private Store(Path dir, boolean readOnly, Sessions sessions, StoreHooks hook) {
+    private Store(Path dir, boolean readOnly, Locks locks, StoreHooks hook) {
         this.dir = dir;
         this.readOnly = readOnly;
-        this.sessions = sessions;
+        this.locks = locks;
         this.hook = hook;
+        for (int i = 0; i < overlay.length; i++) {
+            overlay[i] = new Long2ObjectOpenHashMap<>();
+        }
     }
 
     public static boolean isWorld(Path dir) {
@@ -139,26 +140,20 @@ public final class Store implements AutoCloseable {
 
     /** The store of a world being built in a temporary directory: nobody else knows it exists. */
     static Store openNew(Path tmp, StoreHooks hook) {
-        Store st = new Store(tmp, false, null, hook);
-        try {
-            st.openMaps(tmp);
-            st.journal = new Journal(tmp.resolve("journal"), hook.fileLayer());
-            st.opened = true;
-        } catch (RuntimeException e) {
-            st.close();
-            throw e;
-        }
+        Store st = new Store(tmp, false, Locks.none(tmp), hook);
+        st.manifest = new Manifest(0, List.of());
+        st.journal = new Journal(tmp.resolve(Manifest.walName(0)), hook.fileLayer());
         return st;
     }
 
     /**
-     * Opens an existing world, as its writer or as a reader; runs recovery first when it was not
-     * closed cleanly.
+     * Opens an existing world, as its writer or as a reader.
      *
      * @throws NoWorldException       when {@code dir} holds no world
      * @throws WorldFormatException   when it has another format version
-     * @throws WorldLockedException   when another process holds it (the message names it)
-     * @throws CorruptionException    when a map file is missing or damaged
+     * @throws dev.quiver.storage.WorldLockedException when another process has it open for writing
+     *                                (a writer opening; the message names it)
+     * @throws CorruptionException    when a file of the world is missing or damaged
      * @throws StorageIOException     when the files cannot be read or written
      */
     public static Store open(Path dir, boolean readOnly) {
@@ -167,8 +162,8 @@ public final class Store implements AutoCloseable {
         }
         checkFormat(dir);
         StoreHooks hook = hooks;
-        Sessions sessions = Sessions.enter(dir, !readOnly, hook);
-        Store st = new Store(dir, readOnly, sessions, hook);
+        Locks locks = readOnly ? Locks.reader(dir) : Locks.writer(dir);
+        Store st = new Store(dir, readOnly, locks, hook);
         try {
             st.openFiles();
         } catch (IOException e) {
@@ -182,66 +177,45 @@ public final class Store implements AutoCloseable {
     }
 
     private void openFiles() throws IOException {
-        for (String name : MAP_NAMES) {
-            Path f = dir.resolve(name + ".cm");
-            if (!Files.exists(f)) {
-                throw missingMapFile(dir, f);
-            }
+        long n = readOnly ? locks.pinCurrent() : Manifest.current(dir);
+        try {
+            manifest = readOnly ? Manifest.parse(dir.resolve(Manifest.fileName(n)), n, locks.readPinned()) : Manifest.read(dir, n);
+        } catch (NoSuchFileException e) {
+            throw new CorruptionException("world " + dir + " is missing its manifest " + e.getFile(), e);
         }
-        if (needsRecovery()) {
-            if (!sessions.registered()) {
-                throw new StorageIOException("world " + dir + " was not closed cleanly and needs recovery, "
-                        + "which cannot run on read-only media: open it once where it can be written");
-            }
-            if (readOnly) {
-                sessions.upgrade();
-            }
-            if (needsRecovery()) { // another opener may have recovered it while we waited
-                recover();
-            }
-            if (readOnly) {
-                sessions.downgrade();
-            }
+        if (manifest.generations().isEmpty()) {
+            throw new CorruptionException("manifest " + Manifest.fileName(n) + " of world " + dir + " names no generation");
         }
-        if (maps[0] == null) {
-            if (readOnly && !sessions.registered() || readOnly && !mapFilesWritable()) {
-                copies = Files.createTempDirectory("quiver-readonly-");
-                for (String name : MAP_NAMES) {
-                    Files.copy(dir.resolve(name + ".cm"), copies.resolve(name + ".cm"));
+        for (long g : manifest.generations()) {
+            Path f = dir.resolve(Generation.fileName(g));
+            if (readOnly && Files.isRegularFile(f) && !hook.writable(f)) {
+                if (copies == null) {
+                    copies = Files.createTempDirectory("quiver-readonly-");
                 }
-                openMaps(copies);
-            } else {
-                openMaps(dir);
+                Path c = copies.resolve(f.getFileName());
+                Files.copy(f, c);
+                f = c;
             }
+            gens.add(Generation.open(f, g, MAP_NAMES.length));
         }
+        if (!gens.get(0).base) {
+            throw new CorruptionException("world " + dir + ": the first generation of " + Manifest.fileName(n) + " is not a base");
+        }
+        Path wal = dir.resolve(Manifest.walName(n));
+        List<List<Journal.Entry>> records;
+        if (readOnly) {
+            records = Journal.read(wal);
+        } else {
+            journal = new Journal(wal, hook.fileLayer());
+            records = journal.recover();
+        }
+        for (List<Journal.Entry> rec : records) {
+            apply(rec);
+        }
+        walRecords = records.size();
         if (!readOnly) {
-            if (journal == null) {
-                journal = new Journal(dir.resolve("journal"), hook.fileLayer());
-            }
-            Path dirty = dir.resolve("DIRTY");
-            Files.writeString(dirty, "open by pid " + ProcessHandle.current().pid() + "\n");
-            Recovery.force(dirty);
+            collectGarbage();
         }
-        opened = true;
-    }
-
-    private boolean mapFilesWritable() {
-        for (String name : MAP_NAMES) {
-            if (!hook.writable(dir.resolve(name + ".cm"))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    static CorruptionException missingMapFile(Path dir, Path file) {
-        return new CorruptionException("world " + dir + " is missing its map file " + file
-                + " (it is never recreated empty: restore the world from a snapshot)");
-    }
-
-    private boolean needsRecovery() {
-        return Files.exists(dir.resolve("DIRTY")) || journalNonEmpty(dir) || Recovery.interrupted(dir)
-                || !sessions.stale().isEmpty();
     }
 
     private static void checkFormat(Path dir) {
@@ -249,88 +223,90 @@ public final class Store implements AutoCloseable {
             String s = Files.readString(dir.resolve("FORMAT")).trim();
             String expect = formatLine();
             if (!s.equals(expect)) {
-                throw new WorldFormatException("world " + dir + " has format '" + s + "', this build reads '" + expect + "'");
+                throw new WorldFormatException("world " + dir + " has format '" + s + "', this build reads '" + expect
+                        + "' (take a snapshot with the build that wrote it and restore it with this one)");
             }
         } catch (IOException e) {
             throw new StorageIOException("cannot read " + dir.resolve("FORMAT") + ": " + e.getMessage(), e);
         }
     }
 
-    private static boolean journalNonEmpty(Path dir) {
-        try {
-            Path j = dir.resolve("journal");
-            return Files.exists(j) && Files.size(j) > 0;
-        } catch (IOException e) {
-            return true;
-        }
-    }
-
-    private PagedMap openMap(Path file, int i, boolean recover) {
-        return PagedMap.open(file, MAP_NAMES[i], ENTRIES[i], AVG_VALUE[i], recover);
-    }
-
-    private void openMaps(Path from) {
-        for (int i = 0; i < maps.length; i++) {
-            maps[i] = openMap(from.resolve(MAP_NAMES[i] + ".cm"), i, false);
-        }
-    }
-
-    /**
-     * Recovers the map files ({@link Recovery}), re-applies every complete journal record
-     * (idempotent after-images), forces the map files and empties the journal, and only then drops
-     * the registrations of dead processes and (for a reader) the DIRTY marker. Runs under the
-     * exclusive gate lock.
-     */
-    private void recover() throws IOException {
-        var dead = sessions.stale();
-        Recovery.recoverMapFiles(dir, this::openMap, hook);
-        openMaps(dir);
-        journal = new Journal(dir.resolve("journal"), hook.fileLayer());
-        for (List<Journal.Entry> rec : journal.readAll()) {
-            for (Journal.Entry e : rec) {
-                maps[e.map()].put(e.key(), e.blob());
+    private void apply(List<Journal.Entry> rec) {
+        for (Journal.Entry e : rec) {
+            if (e.map() < 0 || e.map() >= MAP_NAMES.length || e.key() < 0 || e.key() >= Generation.KEY_LIMIT) {
+                throw new CorruptionException("WAL of world " + dir + " holds a page of family " + e.map() + " key " + e.key());
             }
+            byte[] old = overlay[e.map()].put(e.key(), e.blob() == null ? REMOVED : e.blob());
+            overlayBytes += (e.blob() == null ? 0 : e.blob().length) - (old == null ? 0 : old.length);
         }
-        hook.step("replayed");
-        checkpoint();
-        hook.step("checkpointed");
-        sessions.removeStale(dead);
-        if (readOnly) {
-            journal.close();
-            journal = null;
-            Files.deleteIfExists(dir.resolve("DIRTY"));
-        }
-        hook.step("recovered");
     }
 
-    /**
-     * Forces every map file to disk, then empties the journal. The map files are memory-mapped:
-     * what a commit applied to them survives the process at once, but reaches the disk only when
-     * the kernel writes it back, so the journal records are kept until this fsync (on Linux,
-     * fsync of the file writes back the pages dirtied through its mappings), which makes committed
-     * transactions survive a power loss too.
-     */
-    private void checkpoint() {
-        for (String name : MAP_NAMES) {
-            Path f = dir.resolve(name + ".cm");
-            try {
-                Recovery.force(f);
-            } catch (IOException e) {
-                throw new StorageIOException("cannot force " + f + " to disk: " + e.getMessage(), e);
-            }
-        }
-        hook.step("checkpoint forced");
-        journal.truncate();
-    }
+    // ------------------------------------------------------------------ reading pages
 
     /**
-     * Commits one transaction: journal record forced to disk first, then the map files. When the
-     * journal grows past 64 MiB the map files are forced to disk and the journal is emptied
-     * ({@link #checkpoint()}).
+     * The committed blob of a page, or null when there is none.
      *
-     * @throws StorageIOException when the record cannot be journaled (nothing changed: the caller
-     *                            rolls back), or when it was journaled but could not be applied to
-     *                            the map files (the store is then poisoned: the next open finishes it)
+     * @throws CorruptionException when the page is damaged (the message names the file and the page)
+     */
+    public byte[] get(int family, long key) {
+        byte[] b = overlay[family].get(key);
+        if (b != null) {
+            return b == REMOVED ? null : b;
+        }
+        for (int i = gens.size() - 1; i >= 0; i--) {
+            Generation g = gens.get(i);
+            if (g.holds(family, key)) {
+                return g.get(family, key);
+            }
+            if (g.removes(family, key)) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /** Calls {@code action} with every committed page of {@code family}, in ascending key order. */
+    public void forEach(int family, BiConsumer<Long, byte[]> action) {
+        long[] keys = liveKeys(family);
+        for (long k : keys) {
+            byte[] b = get(family, k);
+            if (b != null) {
+                action.accept(k, b);
+            }
+        }
+    }
+
+    /** The keys of the committed pages of {@code family}, ascending. */
+    private long[] liveKeys(int family) {
+        var set = new LongOpenHashSet();
+        for (Generation g : gens) {
+            for (long k : g.removed(family)) {
+                set.remove(k);
+            }
+            for (long k : g.keys(family)) {
+                set.add(k);
+            }
+        }
+        for (var e : overlay[family].long2ObjectEntrySet()) {
+            if (e.getValue() == REMOVED) {
+                set.remove(e.getLongKey());
+            } else {
+                set.add(e.getLongKey());
+            }
+        }
+        long[] out = set.toLongArray();
+        Arrays.sort(out);
+        return out;
+    }
+
+    // ------------------------------------------------------------------ commit and checkpoint
+
+    /**
+     * Commits one transaction: its WAL record forced to disk, then its pages into the overlay. When
+     * the WAL passes 64 MiB a checkpoint follows ({@link #checkpoint()}).
+     *
+     * @throws StorageIOException when the record cannot be written (nothing changed: the caller
+     *                            rolls back)
      */
     public void commit(List<Journal.Entry> entries) {
         if (entries.isEmpty()) {
@@ -341,35 +317,24 @@ public final class Store implements AutoCloseable {
         }
         if (poisoned != null) {
             throw new StorageIOException("world " + dir + " takes no more commits in this process: " + poisoned
-                    + "; close and reopen it to finish that transaction from the journal");
+                    + "; close and reopen it", null);
         }
         long seq = ++txSeq;
         try {
             journal.append(seq, entries);
         } catch (StorageIOException e) {
             if (journal.damaged()) {
-                poisoned = "its journal could not be cut back after a failed write";
+                poisoned = "its WAL could not be cut back after a failed write";
             }
             throw e;
         }
         hook.afterJournal(seq);
-        try {
-            for (int i = 0; i < entries.size(); i++) {
-                Journal.Entry e = entries.get(i);
-                hook.beforeApply(seq, i);
-                maps[e.map()].put(e.key(), e.blob());
-            }
-        } catch (RuntimeException | InternalError e) {
-            // InternalError: a fault in a mapped page, e.g. the disk filled while a map grew
-            poisoned = "a journaled transaction could not be applied to the map files (" + e.getMessage() + ")";
-            throw new StorageIOException("world " + dir + ": transaction journaled but not applied to the map files ("
-                    + e.getMessage() + "); the world is repaired from its journal when next opened", e);
-        }
+        apply(entries);
         if (journal.size() > CHECKPOINT_BYTES) {
             try {
                 checkpoint();
             } catch (StorageIOException e) {
-                // the transaction is committed; the journal stays and close checkpoints again
+                // the transaction is committed in the WAL; the next checkpoint tries again
             }
         }
     }
@@ -379,9 +344,208 @@ public final class Store implements AutoCloseable {
         return poisoned;
     }
 
-    /** True when {@link #close()} left nothing for a recovery to do. */
+    /** True when {@link #close()} left the WAL empty (everything in sealed generations). */
     boolean closedCleanly() {
         return closedCleanly;
+    }
+
+    private boolean overlayEmpty() {
+        for (var m : overlay) {
+            if (!m.isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Seals the overlay into a new generation and makes it current (see the class comment). On
+     * failure before the swap nothing changed (the WAL keeps every transaction) and the partial
+     * files are deleted.
+     *
+     * @throws StorageIOException when the files cannot be written
+     */
+    void checkpoint() {
+        if (overlayEmpty()) {
+            return;
+        }
+        long n = manifest.number() + 1;
+        long deltaBytes = overlayBytes;
+        for (int i = 1; i < gens.size(); i++) {
+            deltaBytes += gens.get(i).pageBytes;
+        }
+        boolean merge = gens.isEmpty() || gens.size() - 1 >= MAX_DELTAS || deltaBytes > gens.get(0).pageBytes;
+        Path genFile = dir.resolve(Generation.fileName(n));
+        Path tmp = dir.resolve(Generation.fileName(n) + ".tmp");
+        Manifest next;
+        try {
+            Files.deleteIfExists(dir.resolve(Manifest.walName(n)));
+            writeGeneration(tmp, merge);
+            hook.step("checkpoint written");
+            Fsync.rename(tmp, genFile);
+            var list = new ArrayList<Long>();
+            if (!merge) {
+                list.addAll(manifest.generations());
+            }
+            list.add(n);
+            next = new Manifest(n, List.copyOf(list));
+            next.write(dir);
+            hook.step("checkpoint manifest");
+            next.makeCurrent(dir);
+        } catch (IOException | RuntimeException e) {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException ignored) {
+                // a leftover the next writer deletes
+            }
+            if (e instanceof QuiverException q) {
+                throw q;
+            }
+            throw new StorageIOException("checkpoint of world " + dir + " failed: " + e.getMessage(), e);
+        }
+        hook.step("checkpoint current");
+        // the new manifest is live: switch to it
+        journal.close();
+        journal = new Journal(dir.resolve(Manifest.walName(n)), hook.fileLayer());
+        Generation g = Generation.open(genFile, n, MAP_NAMES.length);
+        if (merge) {
+            closeGenerations();
+        }
+        gens.add(g);
+        manifest = next;
+        for (var m : overlay) {
+            m.clear();
+        }
+        overlayBytes = 0;
+        collectGarbage();
+        hook.step("checkpoint done");
+    }
+
+    private void writeGeneration(Path file, boolean merge) {
+        int families = MAP_NAMES.length;
+        LongArrayList[] keys = new LongArrayList[families], removed = new LongArrayList[families];
+        long bytes = 0;
+        for (int f = 0; f < families; f++) {
+            removed[f] = new LongArrayList();
+            if (merge) {
+                keys[f] = new LongArrayList(liveKeys(f));
+            } else {
+                keys[f] = new LongArrayList();
+                long[] ks = overlay[f].keySet().toLongArray();
+                Arrays.sort(ks);
+                for (long k : ks) {
+                    (overlay[f].get(k) == REMOVED ? removed[f] : keys[f]).add(k);
+                }
+            }
+        }
+        if (merge) {
+            for (Generation g : gens) {
+                bytes += g.pageBytes; // an upper bound: it only sizes the file
+            }
+        }
+        bytes += overlayBytes;
+        Generation.write(file, merge, keys, (f, k) -> {
+            byte[] b = get(f, k);
+            if (b == null) {
+                throw new IllegalStateException("page " + k + " of family " + f + " vanished during a checkpoint");
+            }
+            return b;
+        }, bytes, removed);
+    }
+
+    /**
+     * Deletes what no live manifest needs: manifests no reader pins (other than the current one),
+     * then generations and WALs no remaining manifest names, and temporary files of interrupted
+     * checkpoints. Runs in the writer only. Failures leave files behind for a later pass.
+     */
+    private void collectGarbage() {
+        long cur = manifest.number();
+        var keepGens = new LongOpenHashSet(manifest.generations().stream().mapToLong(Long::longValue).toArray());
+        var keepWals = new LongOpenHashSet(new long[] {cur});
+        boolean unknown = false;
+        var files = new ArrayList<Path>();
+        try (Stream<Path> s = Files.list(dir)) {
+            s.forEach(files::add);
+        } catch (IOException e) {
+            return;
+        }
+        for (Path p : files) {
+            String name = p.getFileName().toString();
+            if (!name.startsWith("MANIFEST-") || name.endsWith(".tmp")) {
+                continue;
+            }
+            long m = number(name, "MANIFEST-", "");
+            if (m < 0 || m == cur) {
+                continue;
+            }
+            if (m > cur || Locks.retire(p)) {
+                if (m > cur) {
+                    delete(p);
+                }
+                continue;
+            }
+            keepWals.add(m); // pinned by a reader
+            try {
+                for (long g : Manifest.read(dir, m).generations()) {
+                    keepGens.add(g);
+                }
+            } catch (IOException | RuntimeException e) {
+                unknown = true; // cannot tell what it needs: keep every generation this time
+            }
+        }
+        for (Path p : files) {
+            String name = p.getFileName().toString();
+            if (name.endsWith(".tmp")) {
+                delete(p);
+            } else if (name.startsWith("gen-") && name.endsWith(".cm")) {
+                long g = number(name, "gen-", ".cm");
+                if (g >= 0 && !keepGens.contains(g) && !unknown) {
+                    delete(p);
+                }
+            } else if (name.startsWith("wal-")) {
+                long w = number(name, "wal-", "");
+                if (w >= 0 && !keepWals.contains(w)) {
+                    delete(p);
+                }
+            }
+        }
+    }
+
+    private static long number(String name, String prefix, String suffix) {
+        if (!name.startsWith(prefix) || !name.endsWith(suffix)) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(name.substring(prefix.length(), name.length() - suffix.length()));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static void delete(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // deleted by a later pass
+        }
+    }
+
+    /** The generation files of the live manifest, base first (for tools and tests). */
+    public static List<Path> generationFiles(Path dir) {
+        try {
+            var out = new ArrayList<Path>();
+            for (long g : Manifest.read(dir, Manifest.current(dir)).generations()) {
+                out.add(dir.resolve(Generation.fileName(g)));
+            }
+            return out;
+        } catch (IOException e) {
+            throw new StorageIOException("cannot read the manifest of " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The Chronicle key under which a generation file stores page {@code key} of {@code family}. */
+    public static long generationKey(int family, long key) {
+        return ((long) family << 56) | key;
     }
 
     public long bytesOnDisk() {
@@ -398,10 +562,20 @@ public final class Store implements AutoCloseable {
         }
     }
 
+    private void closeGenerations() {
+        for (Generation g : gens) {
+            try {
+                g.close();
+            } catch (RuntimeException ignored) {
+                // read-only use: nothing to lose
+            }
+        }
+        gens.clear();
+    }
+
     /**
-     * Closes the map files; for a healthy writer forces them and empties the journal and removes
-     * the DIRTY marker, then unregisters. A poisoned store keeps journal and marker for the next
-     * open. Idempotent.
+     * Closes the world's files. The writer checkpoints first, so a cleanly closed world has an empty
+     * WAL; when the checkpoint fails the WAL keeps every transaction for the next open. Idempotent.
      */
     @Override
     public void close() {
@@ -409,60 +583,33 @@ public final class Store implements AutoCloseable {
             return;
         }
         closed = true;
-        boolean clean = opened; // a failed open (say, in recovery) leaves journal and DIRTY as they were
-        for (PagedMap m : maps) {
-            if (m != null) {
-                try {
-                    m.close();
-                } catch (RuntimeException e) {
-                    clean = false;
-                }
-            }
-        }
+        boolean clean = true;
         if (journal != null) {
-            if (clean && !readOnly && poisoned == null && !journal.damaged()) {
-                try {
-                    checkpoint();
-                } catch (StorageIOException e) {
-                    clean = false; // the journal stays; the next open replays it
-                }
-            } else if (!readOnly) {
-                clean = false;
+            try {
+                checkpoint();
+            } catch (RuntimeException e) {
+                clean = false; // the WAL stays; the next open reads it
             }
             journal.close();
         }
-        if (clean && !readOnly && sessions != null) {
-            try {
-                Files.deleteIfExists(dir.resolve("DIRTY"));
-            } catch (IOException e) {
-                clean = false; // recovery on next open handles it
-            }
-        }
-        closedCleanly = clean;
-        if (sessions != null) {
-            sessions.close();
-        }
+        closeGenerations();
+        closedCleanly = clean && poisoned == null;
+        locks.close();
         if (copies != null) {
             NewWorld.deleteTree(copies);
         }
     }
 
     /**
-     * Test support: closes the files the way a killed process leaves them (no checkpoint, DIRTY
-     * and the registration file stay, the journal keeps every record), so the next open recovers.
+     * Test support: closes the files the way a killed process leaves them (no checkpoint, the WAL
+     * keeps every record).
      */
     void abandon() {
         closed = true;
-        for (PagedMap m : maps) {
-            if (m != null) {
-                m.close();
-            }
-        }
         if (journal != null) {
             journal.close();
         }
-        if (sessions != null) {
-            sessions.abandon();
-        }
+        closeGenerations();
+        locks.close();
     }
 }

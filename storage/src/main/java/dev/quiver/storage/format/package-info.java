@@ -6,9 +6,10 @@
  * transaction's changes into the pages to rewrite.
  *
  * <h2>Files</h2>
- * A world directory holds one page map per family (a Chronicle Map file {@code <family>.cm}, page
- * key to blob), the journal of page after-images, and the lock and marker files (see the file
- * layer). A page is rewritten whole; a page whose content became empty is removed.
+ * A world directory holds sealed generation files (Chronicle Map files {@code gen-<g>.cm} holding
+ * the pages of every family), a manifest naming them and a write-ahead log of page after-images
+ * (see {@code dev.quiver.storage.file.Store}). A page is rewritten whole; a page whose content
+ * became empty is removed.
  *
  * <h2>Page families</h2>
  * All integers are big-endian; {@code str} is an i32 UTF-8 byte length and the bytes; ids are the

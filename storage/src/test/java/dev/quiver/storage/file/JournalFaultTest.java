@@ -16,16 +16,17 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Faults injected under the journal ({@link FaultyFileLayer}) and while a commit applies its pages
- * (issue 8, faults 1 and 8): after each, the transaction is reported failed or finished by the next
- * open, the world reopens in the state before or after it, and {@link World#check()} is clean.
+ * Faults injected under the write-ahead log ({@link FaultyFileLayer}) and while a checkpoint seals
+ * it into a generation (issue 8, faults 1 and 8): after each, the transaction is reported failed or
+ * kept in the WAL for the next open, the world reopens in the state before or after it, and
+ * {@link World#check()} is clean.
  */
 class JournalFaultTest {
     @TempDir
     Path tmp;
     final FaultyFileLayer faults = new FaultyFileLayer();
-    /** Commit (by store sequence number) whose second page put fails as if the disk were full; 0: none. */
-    volatile long failApplyOf;
+    /** Checkpoint step that fails as if the disk were full; null: none. */
+    volatile String failStep;
 
     @BeforeEach
     void install() {
@@ -36,9 +37,9 @@ class JournalFaultTest {
             }
 
             @Override
-            void beforeApply(long txSeq, int index) {
-                if (txSeq == failApplyOf && index == 1) {
-                    throw new StorageIOException("No space left on device (injected while applying)");
+            void step(String name) {
+                if (name.equals(failStep)) {
+                    throw new StorageIOException("No space left on device (injected at " + name + ")");
                 }
             }
         };
@@ -57,14 +58,18 @@ class JournalFaultTest {
         return dir;
     }
 
+    /** The WAL of the live manifest. */
+    private static Path wal(Path dir) {
+        return dir.resolve(Manifest.walName(Manifest.current(dir)));
+    }
+
     private static long journalSize(Path dir) throws Exception {
-        return Files.size(dir.resolve("journal"));
+        Path f = wal(dir);
+        return Files.exists(f) ? Files.size(f) : 0;
     }
 
     private static int journalRecords(Path dir) {
-        try (Journal j = new Journal(dir.resolve("journal"), FileLayer.OS)) {
-            return j.readAll().size();
-        }
+        return Journal.read(wal(dir)).size();
     }
 
     private static void assertReopens(Path dir, boolean bPresent) {
@@ -127,31 +132,34 @@ class JournalFaultTest {
             var e = assertThrows(StorageIOException.class, () -> w.entity("c"));
             assertTrue(e.getMessage().contains("no more commits"), e.getMessage());
         }
-        assertTrue(Files.exists(dir.resolve("DIRTY")), "close of a poisoned store keeps the DIRTY marker");
-        assertTrue(journalSize(dir) > 0, "and the journal");
-        assertReopens(dir, false); // the torn record is ignored
+        assertEquals(0, journalRecords(dir), "no record after the torn bytes");
+        assertReopens(dir, false); // the writer's open cuts the torn bytes off
         try (World w = World.openReadOnly(dir)) {
             assertEquals(0, w.lookup("c"));
         }
     }
 
     @Test
-    void aFullDiskWhileApplyingIsFinishedByTheNextOpen() throws Exception {
-        Path dir = worldWithA();
-        try (World w = World.open(dir)) {
-            w.entity("x"); // commit 1
-            failApplyOf = 2;
-            assertThrows(QuiverException.class, () -> w.entity("b"));
-            failApplyOf = 0;
-            var e = assertThrows(StorageIOException.class, () -> w.entity("c"));
-            assertTrue(e.getMessage().contains("no more commits"), e.getMessage());
-        }
-        assertTrue(Files.exists(dir.resolve("DIRTY")), "the journaled change is kept until it is applied");
-        assertEquals(2, journalRecords(dir));
-        assertReopens(dir, true); // replayed: the state after the transaction
-        try (World w = World.openReadOnly(dir)) {
-            assertNotEquals(0, w.lookup("x"));
-            assertEquals(0, w.lookup("c"));
+    void aFullDiskDuringACheckpointKeepsTheWalForTheNextOpen() throws Exception {
+        for (String step : List.of("checkpoint written", "checkpoint manifest")) {
+            Path dir = worldWithA();
+            long manifest = Manifest.current(dir);
+            try (World w = World.open(dir)) {
+                w.entity("x");
+                w.entity("b");
+                failStep = step; // the checkpoint at close fails
+            }
+            failStep = null;
+            assertEquals(manifest, Manifest.current(dir), step + ": the old manifest stays live");
+            assertEquals(2, journalRecords(dir), step + ": with both transactions in its WAL");
+            try (var s = Files.list(dir)) {
+                assertTrue(s.noneMatch(f -> f.toString().endsWith(".tmp")), step + ": no partial file left");
+            }
+            assertReopens(dir, true);
+            try (World w = World.openReadOnly(dir)) {
+                assertNotEquals(0, w.lookup("x"));
+            }
+            NewWorld.deleteTree(dir);
         }
     }
 
