@@ -1,6 +1,5 @@
 package dev.quiver.cli;
 
-import dev.quiver.snapshots.TsvLoader;
 import dev.quiver.storage.World;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -9,18 +8,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-/** {@code quiver load WORLD FILE...}: loads TSV pair files. */
-@Command(name = "load", header = "Load TSV pair files into a world.",
+/** {@code quiver load WORLD FILE...}: loads TSV pair files and Flecs Script files. */
+@Command(name = "load", header = "Load TSV pair files or Flecs Script files into a world.",
         description = {"Loads each FILE (lines 'subject<TAB>relationship<TAB>target', plain or gzip, an "
                 + "optional header line) into WORLD, creating the world if it is missing and every name when "
                 + "missing. Each file is one transaction: a malformed line is reported as file:line and "
                 + "nothing of that file is loaded (files before it stay loaded).",
+            "A FILE whose name ends in .flecs is a Flecs Script file (the subset of the conformance worlds: "
+                + "entities, children, tags, pairs, structs and values, kinds, prefabs, IsA bases, singletons, "
+                + "traits); an error is reported as file:line:column and nothing of that file is loaded.",
             "Example: quiver load w examples/wordnet/wordnet_nouns.tsv.gz"})
 final class LoadCommand extends BaseCommand {
     @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (created when missing).")
     Path world;
 
-    @Parameters(index = "1..*", arity = "1..*", paramLabel = "FILE", description = "TSV pair files (.tsv, .tsv.gz).")
+    @Parameters(index = "1..*", arity = "1..*", paramLabel = "FILE",
+            description = "TSV pair files (.tsv, .tsv.gz) or Flecs Script files (.flecs).")
     List<Path> files;
 
     @Override
@@ -32,10 +35,12 @@ final class LoadCommand extends BaseCommand {
         World w = created ? World.create(world) : World.open(world);
         boolean committed = false;
         try {
-            List<TsvLoader.Result> results = Loads.load(w, files, interactive(), out(), "");
+            List<Long> results = Loads.load(w, files, interactive(), out(), "");
             committed = true;
-            long lines = results.stream().mapToLong(TsvLoader.Result::lines).sum();
-            out().println((created ? "created " : "") + "world " + world + ": loaded " + lines + " lines from "
+            long lines = results.stream().mapToLong(Long::longValue).sum();
+            boolean scripts = files.stream().allMatch(Loads::isScript);
+            out().println((created ? "created " : "") + "world " + world + ": loaded " + lines
+                    + (scripts ? " statements from " : " lines from ")
                     + files.size() + (files.size() == 1 ? " file" : " files") + ", " + w.entityCount()
                     + " entities, in " + millisSince(start));
             return ExitCodes.OK;

@@ -2,6 +2,7 @@ package dev.quiver.cli;
 
 import dev.quiver.snapshots.Snapshots;
 import dev.quiver.snapshots.TsvLoader;
+import dev.quiver.snapshots.script.FlecsScriptLoader;
 import dev.quiver.storage.World;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
@@ -16,9 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Loading TSV pair files from the CLI ({@code load} and {@code demo}): input checks before
- * anything changes, one transaction per file, a progress bar on an interactive console, and
- * removal of a world this command created when no file committed.
+ * Loading TSV pair files and Flecs Script files ({@code .flecs}) from the CLI ({@code load} and
+ * {@code demo}): input checks before anything changes, one transaction per file, a progress bar on
+ * an interactive console, and removal of a world this command created when no file committed.
  */
 final class Loads {
     private Loads() {}
@@ -39,17 +40,33 @@ final class Loads {
         }
     }
 
+    /** True for a Flecs Script file (name ending in {@code .flecs}), loaded as a script rather than TSV. */
+    static boolean isScript(Path f) {
+        return f.getFileName().toString().endsWith(".flecs");
+    }
+
     /**
-     * Loads the files in order, each as one transaction, printing one line per file.
+     * Loads the files in order, each as one transaction, printing one line per file: Flecs Script
+     * files ({@link #isScript}) through {@link FlecsScriptLoader}, the others as TSV pair files.
      *
      * @param interactive draw a progress bar on the process's stderr
-     * @return the result of each file
+     * @return the lines (TSV) or statements (script) of each file
      * @throws dev.quiver.snapshots.TsvFormatException at the first bad line (earlier files stay loaded)
+     * @throws dev.quiver.snapshots.script.FlecsScriptException at the first bad statement (earlier
+     *     files stay loaded)
      */
-    static List<TsvLoader.Result> load(World w, List<Path> files, boolean interactive, PrintWriter out, String indent) {
-        List<TsvLoader.Result> results = new ArrayList<>();
+    static List<Long> load(World w, List<Path> files, boolean interactive, PrintWriter out, String indent) {
+        List<Long> results = new ArrayList<>();
         TsvLoader loader = new TsvLoader(w);
         for (Path f : files) {
+            if (isScript(f)) {
+                FlecsScriptLoader.Result s = new FlecsScriptLoader(w).load(f);
+                results.add(s.statements());
+                out.println(indent + f.getFileName() + ": " + s.statements() + " statements, " + s.entities()
+                        + " entities in " + s.millis() + " ms");
+                out.flush();
+                continue;
+            }
             TsvLoader.Result r;
             if (interactive) {
                 try (ProgressBar bar = bar(f)) {
@@ -61,7 +78,7 @@ final class Loads {
             } else {
                 r = loader.load(f);
             }
-            results.add(r);
+            results.add(r.lines());
             out.println(indent + f.getFileName() + ": " + r.lines() + " lines, " + r.names() + " names in " + r.millis() + " ms");
             if (!r.renamed().isEmpty()) {
                 out.println(indent + "  digits-only names (digits denote entity ids) were given a '"

@@ -20,6 +20,9 @@ import java.util.List;
             "--queries-file runs every query of a file instead: one per line; blank lines and lines "
                 + "starting with # are skipped, and text after a TAB is ignored (so answers.tsv works; its "
                 + "header line is skipped).",
+            "--format canonical prints the conformance block of each query (conformance/FORMAT.md: rows "
+                + "'<this> | <vars> | <fields>' sorted by bytes, then 'count: N'; 'error' for a query that fails "
+                + "to parse or validate); with --queries-file, lines are only stripped (no TAB rule, no header).",
             "Example: quiver query w '(KindOf, dog_n_01)' --limit 5"})
 final class QueryCommand extends BaseCommand {
     @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (must exist).")
@@ -30,7 +33,7 @@ final class QueryCommand extends BaseCommand {
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
             description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}). count prints the number "
-                    + "of results alone.")
+                    + "of results alone; canonical the conformance blocks.")
     ResultFormat format;
 
     @Option(names = "--limit", paramLabel = "N", description = "Print at most N results (count is still the total).")
@@ -46,6 +49,9 @@ final class QueryCommand extends BaseCommand {
         }
         if (limit != null && limit < 0) {
             throw new CliInputException("--limit must be 0 or more, got " + limit);
+        }
+        if (format == ResultFormat.canonical) {
+            return canonical();
         }
         List<String[]> queries = queriesFile == null ? null : readQueries(queriesFile);
         boolean countOnly = format == ResultFormat.count;
@@ -74,14 +80,58 @@ final class QueryCommand extends BaseCommand {
         return ExitCodes.OK;
     }
 
-    /** The queries of a file as {line number, query text}. */
-    static List<String[]> readQueries(Path file) {
-        List<String> lines;
+    /** {@code --format canonical}: one block per query, each printed as soon as it is evaluated. */
+    private int canonical() {
+        if (limit != null) {
+            throw new CliInputException("--limit does not apply to --format canonical (it prints every row)");
+        }
+        List<String> queries = queriesFile == null ? List.of(query.strip()) : readCanonicalQueries(queriesFile);
+        try (World w = openReader(world)) {
+            for (String q : queries) {
+                CanonicalBlock.print(w, q, out());
+                out().flush();
+            }
+        }
+        return ExitCodes.OK;
+    }
+
+    /**
+     * The queries of a file the way the conformance format reads them (FORMAT.md): each line is
+     * stripped of spaces, tabs and CR; empty lines and lines starting with {@code #} are skipped.
+     */
+    static List<String> readCanonicalQueries(Path file) {
+        List<String> out = new ArrayList<>();
+        for (String line : readLines(file)) {
+            String q = strip(line);
+            if (!q.isEmpty() && !q.startsWith("#")) {
+                out.add(q);
+            }
+        }
+        return out;
+    }
+
+    private static String strip(String s) {
+        int b = 0, e = s.length();
+        while (b < e && " \t\r".indexOf(s.charAt(b)) >= 0) {
+            b++;
+        }
+        while (e > b && " \t\r".indexOf(s.charAt(e - 1)) >= 0) {
+            e--;
+        }
+        return s.substring(b, e);
+    }
+
+    private static List<String> readLines(Path file) {
         try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            return Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new CliInputException("cannot read " + file + ": " + (Files.exists(file) ? e.getMessage() : "no such file"), e);
         }
+    }
+
+    /** The queries of a file as {line number, query text}. */
+    static List<String[]> readQueries(Path file) {
+        List<String> lines = readLines(file);
         List<String[]> out = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);

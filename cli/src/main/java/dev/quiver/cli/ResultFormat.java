@@ -20,13 +20,15 @@ import java.util.Map;
  *   <li>{@code json}: one object {@code {"query", "count", "results": [...]}}.</li>
  *   <li>{@code jsonl}: one result object per line.</li>
  *   <li>{@code count}: the number of results alone.</li>
+ *   <li>{@code canonical}: the conformance block of each query ({@link CanonicalBlock}); printed by
+ *       {@link QueryCommand} itself, never through this enum's methods.</li>
  * </ul>
  * With several queries ({@code --queries-file}), {@code table} prints one block per query,
  * {@code json} an array of query objects, {@code jsonl} one query object per line and
  * {@code count} lines {@code query<TAB>count}.
  */
 enum ResultFormat {
-    table, json, jsonl, count;
+    table, json, jsonl, count, canonical;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -4,8 +4,10 @@ import dev.quiver.query.engine.Bindings;
 import dev.quiver.query.engine.Evaluator;
 import dev.quiver.query.parse.QueryAst;
 import dev.quiver.query.parse.QueryParser;
+import dev.quiver.query.plan.Operand;
 import dev.quiver.query.plan.Plan;
 import dev.quiver.query.plan.Planner;
+import dev.quiver.query.plan.Step;
 import dev.quiver.storage.World;
 
 import java.util.ArrayList;
@@ -93,6 +95,49 @@ public final class Query {
     /** Number of fields of each row. */
     public int fieldCount() {
         return plan.fieldCount();
+    }
+
+    /**
+     * The variable that field {@code field}'s term is matched on, for printing sources the way
+     * Flecs reports them: {@code "this"} for {@code $this} (written or implicit), the variable's
+     * name without {@code $} for a variable source ({@code "p"}, or {@code "_x"} for an anonymous
+     * one), and null when the source is not a variable (a fixed entity, {@code _}, or the
+     * component itself for a Singleton). For an Or chain, the source of its first alternative.
+     *
+     * @throws IndexOutOfBoundsException when there is no such field
+     */
+    public String fieldSourceVariable(int field) {
+        if (field < 0 || field >= plan.fieldCount()) {
+            throw new IndexOutOfBoundsException("field " + field + " of " + plan.fieldCount());
+        }
+        for (Step s : plan.steps()) {
+            Step found = stepOfField(s, field);
+            if (found != null) {
+                Operand src = found.term().source();
+                return src.isVar() ? plan.slotNames().get(src.slot()) : null;
+            }
+        }
+        return null;
+    }
+
+    /** The first step (itself, the wrapped step or an Or alternative) that writes the field with a term. */
+    private static Step stepOfField(Step s, int field) {
+        if (s.field() == field && s.term() != null) {
+            return s;
+        }
+        if (s.inner() != null) {
+            Step f = stepOfField(s.inner(), field);
+            if (f != null) {
+                return f;
+            }
+        }
+        for (Step a : s.alternatives()) {
+            Step f = stepOfField(a, field);
+            if (f != null) {
+                return f;
+            }
+        }
+        return null;
     }
 
     /** The compiled plan as text, one step per line (for diagnostics and tests). */

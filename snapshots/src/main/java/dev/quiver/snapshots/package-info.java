@@ -1,6 +1,6 @@
 /**
- * Moving whole worlds in and out: point-in-time snapshots, TSV pair files, and the Parquet/CSV
- * export.
+ * Moving whole worlds in and out: point-in-time snapshots, TSV pair files, Flecs Script files, and
+ * the Parquet/CSV export.
  *
  * <ul>
  *   <li>{@link dev.quiver.snapshots.Snapshots}: {@code write(world, file)} streams every persistent
@@ -13,6 +13,10 @@
  *       files (plain or gzip) into a world, one transaction per file; a bad line is a
  *       {@link dev.quiver.snapshots.TsvFormatException} naming {@code file:line}, and nothing of
  *       the file is loaded.</li>
+ *   <li>{@link dev.quiver.snapshots.script.FlecsScriptLoader}: loads a Flecs Script file (the
+ *       subset of the conformance worlds) into a world as one transaction; an error is a
+ *       {@link dev.quiver.snapshots.script.FlecsScriptException} naming {@code file:line:column},
+ *       and nothing of the file is loaded.</li>
  *   <li>{@link dev.quiver.snapshots.export.Exporter}: writes a world as {@code vertices} and
  *       {@code edges} tables in Parquet or CSV (package {@code dev.quiver.snapshots.export}).</li>
  * </ul>

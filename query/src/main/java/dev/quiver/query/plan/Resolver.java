@@ -190,7 +190,10 @@ final class Resolver {
         if (explicitSource && t.source().isVariable()) {
             slot(t.source().name(), inScope); // register variables in written order: R($src, $tgt)
         }
-        Operand second = t.second() == null ? null : element(t.second(), inScope, false);
+        Operand second = t.second() == null ? null : oneOfTarget(first, t.second());
+        if (second == null && t.second() != null) {
+            second = element(t.second(), inScope, false);
+        }
         Operand source;
         if (t.source().kind() == TermRef.Kind.DEFAULT && t.source().traversal().isNone() && second == null
             && first.kind() == Operand.Kind.CONST && !Ids.isPair(first.entity()) && world.isAlive(first.entity())
@@ -262,6 +265,45 @@ final class Resolver {
                 throw new QuerySyntaxException("unexpected '" + r.name() + "' at column " + r.column(), r.name(),
                     r.column());
         }
+    }
+
+    /**
+     * The target of a pair whose relationship has the OneOf trait (plain {@code OneOf}: the scope
+     * is the relationship; {@code (OneOf, P)}: the scope is P), or null when that does not apply
+     * (no OneOf, or the target is not a name). A name is looked up in the scope first, so
+     * {@code (Mode, On)} means {@code (Mode, Mode.On)}; a full path works too. A target that is
+     * not a child of the scope is refused, as Flecs does ("must be child of", conformance NOTES
+     * K13).
+     *
+     * @throws QuerySyntaxException when the target is outside the OneOf scope
+     */
+    private Operand oneOfTarget(Operand first, TermRef r) {
+        Traversal tr = r.traversal();
+        if (r.kind() != TermRef.Kind.ENTITY || r.isNumeric() || (!tr.isNone() && !tr.selfOnly())
+            || first.kind() != Operand.Kind.CONST
+            || Ids.isPair(first.entity()) || !world.isAlive(first.entity())) {
+            return null;
+        }
+        long rel = first.entity();
+        long scope = 0;
+        if (world.has(rel, Builtin.ONE_OF)) {
+            scope = rel;
+        } else {
+            long[] t = world.targets(rel, Builtin.ONE_OF);
+            scope = t.length > 0 ? t[0] : 0;
+        }
+        if (scope == 0) {
+            return null;
+        }
+        long e = world.lookup(world.path(scope) + "." + r.name());
+        if (e == 0) {
+            e = lookup(r.name(), r.column());
+        }
+        if (world.parent(e) != scope) {
+            throw new QuerySyntaxException("target '" + r.name() + "' of OneOf relationship '" + first.text()
+                + "' must be a child of '" + world.path(scope) + "' at column " + r.column(), r.name(), r.column());
+        }
+        return Operand.constant(e, r.name(), tr.selfOnly());
     }
 
     private Operand source(TermRef r, Operand first, boolean inScope) {
