@@ -40,8 +40,8 @@ import java.util.stream.Stream;
  * changes nothing.
  *
  * <p><b>Checkpoint</b> (at close, and when the WAL passes 64 MiB): the overlay is written as a new
- * generation {@code gen-<n+1>.cm} (a delta; or, when the deltas have grown past the base or number
- * three, every page merged into a new base), forced and renamed into place; then
+ * generation {@code gen-<n+1>.cm} (a delta; or, when the deltas would pass a quarter of the base
+ * or number three, every page merged into a new base), forced and renamed into place; then
  * {@code MANIFEST-<n+1>} is written the same way and {@code CURRENT} replaced to name it, which is
  * the instant the checkpoint takes effect; then manifests no reader pins are retired with the
  * generations and WALs only they named. A crash anywhere before the swap leaves the old manifest
@@ -374,7 +374,8 @@ public final class Store implements AutoCloseable {
         for (int i = 1; i < gens.size(); i++) {
             deltaBytes += gens.get(i).pageBytes;
         }
-        boolean merge = gens.isEmpty() || gens.size() - 1 >= MAX_DELTAS || deltaBytes > gens.get(0).pageBytes;
+        // space amplification at most 1.25: merge once the deltas would pass a quarter of the base
+        boolean merge = gens.isEmpty() || gens.size() - 1 >= MAX_DELTAS || deltaBytes * 4 > gens.get(0).pageBytes;
         Path genFile = dir.resolve(Generation.fileName(n));
         Path tmp = dir.resolve(Generation.fileName(n) + ".tmp");
         Manifest next;
