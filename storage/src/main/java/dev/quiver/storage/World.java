@@ -18,6 +18,8 @@ import dev.quiver.storage.format.WorldFormat;
 import dev.quiver.storage.format.WorldParts;
 import dev.quiver.storage.rules.Cleanup;
 import dev.quiver.storage.rules.Hierarchy;
+import dev.quiver.storage.rules.Inheritance;
+import dev.quiver.storage.rules.Prefabs;
 import dev.quiver.storage.rules.Paths;
 import dev.quiver.storage.rules.TraitRules;
 import dev.quiver.storage.rules.Traits;
@@ -83,6 +85,7 @@ public final class World implements AutoCloseable {
     private final Hierarchy hierarchy;
     private final Values values;
     private final Cleanup cleanup;
+    private final Inheritance inheritance;
     private final WorldFormat format;
     private final Checker checker;
 
@@ -113,6 +116,9 @@ public final class World implements AutoCloseable {
         rules = new TraitRules(entities, tables, moves, names, traits, paths);
         hierarchy = new Hierarchy(entities, names, moves, rules, changes);
         values = new Values(entities, tables, moves, schemas, rules, paths, changes);
+        inheritance = new Inheritance(entities, tables);
+        values.setInheritance(inheritance);
+        rules.setInstantiation(new Prefabs(entities, moves, names, reverse, rules, hierarchy, inheritance, paths, changes));
         cleanup = new Cleanup(entities, tables, moves, reverse, names, schemas, traits, paths, changes);
         WorldParts parts = new WorldParts(entities, names, tables, schemas, reverse);
         format = new WorldFormat(parts);
@@ -399,9 +405,14 @@ public final class World implements AutoCloseable {
      * Adds an id (tag, component or pair) to an entity; adding an id it has changes nothing.
      * Applies the traits of the relationship: Exclusive replaces, Symmetric mirrors, With adds
      * more, ChildOf/IsA refuse cycles, IsA refuses Final targets, OneOf checks the target's parent.
+     * Adding {@code (IsA, base)} instantiates the base ({@link Prefabs}): its Override ids are
+     * copied with their values, and a prefab's children get counterparts under the entity. Adding
+     * an Inherit component the entity inherits makes its own copy of the base's value.
      *
      * @throws DeadEntityException when the entity or an element of the id is not alive
      * @throws IdException         when the id holds a wildcard
+     * @throws CycleException      when a ChildOf or IsA pair would close a cycle (the message names it)
+     * @throws FinalException      when {@code (IsA, F)} names a Final entity
      * @throws ConstraintException when a trait refuses the pair, the entity is a builtin, or a
      *                             structural trait (Exclusive, Symmetric, PairIsTag, Acyclic, Final)
      *                             is added to a relationship already in use
@@ -450,9 +461,42 @@ public final class World implements AutoCloseable {
         return Types.matches(pattern, id);
     }
 
-    /** True when the entity owns the id; a pair may hold {@code *} or {@code _} (any match). */
+    /**
+     * True when the entity owns the id or inherits it: an id whose policy is
+     * {@code (OnInstantiate, Inherit)} held by one of its IsA bases ({@link Inheritance}; Override
+     * ids were copied onto it at instantiation, DontInherit ids never reach it). A pair may hold
+     * {@code *} or {@code _} (any match). {@link #owns} tells owned ids apart.
+     */
     public boolean has(long e, long id) {
+        return inheritance.hasMatch(aliveIndex(e), id);
+    }
+
+    /** True when the entity itself owns the id; a pair may hold {@code *} or {@code _} (any match). */
+    public boolean owns(long e, long id) {
         return Types.hasMatch(moves.tableOf(aliveIndex(e)).type(), id);
+    }
+
+    /**
+     * The entity that provides a concrete id to {@code e}: {@code e} when it owns it, else the
+     * nearest IsA base holding it when the id is Inherit (depth first, bases in type order:
+     * {@link Inheritance}), else 0.
+     */
+    public long owner(long e, long id) {
+        int o = inheritance.owner(aliveIndex(e), id);
+        return o == 0 ? 0 : entities.getAny(o);
+    }
+
+    /** The Inherit ids {@code e} sees through its IsA bases and does not own, nearest base first. */
+    public long[] inheritedIds(long e) {
+        return inheritance.inherited(aliveIndex(e));
+    }
+
+    /**
+     * The OnInstantiate policy of a concrete id ({@link OnInstantiate}): what an IsA instance gets
+     * of it. Override unless its component (or a pair's relationship) says otherwise.
+     */
+    public OnInstantiate onInstantiate(long id) {
+        return inheritance.policy(id);
     }
 
     /** A copy of the entity's type: its sorted id vector. */
@@ -526,7 +570,10 @@ public final class World implements AutoCloseable {
         mutate(() -> values.set(idx, id, vals));
     }
 
-    /** The value of a data id on the entity as an ordered field map, or null when absent. */
+    /**
+     * The value of a data id on the entity as an ordered field map, or null when absent. An Inherit
+     * id the entity does not own reads the nearest IsA base's value ({@link #owner}).
+     */
     public Map<String, Object> get(long e, long id) {
         return values.get(aliveIndex(e), id);
     }
