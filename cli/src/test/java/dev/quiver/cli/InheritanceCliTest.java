@@ -111,4 +111,23 @@ class InheritanceCliTest {
         run("add", w, "c", "(IsA, a)").badInput("c -> a -> b -> c");
         assertEquals(before, fingerprint(Path.of(w)));
     }
+
+    /** Issue 9's first regression: a query for Unit follows (IsA, Unit) to holders of MeleeUnit. */
+    @Test
+    void queryFollowsComponentInheritance() {
+        run("add", w, "MeleeUnit", "(IsA, Unit)").ok();
+        run("add", w, "u1", "MeleeUnit").ok();
+        String out = run("query", w, "Unit").ok().out();
+        assertTrue(out.contains("u1"), out);
+        assertTrue(out.contains("MeleeUnit"), out);
+        assertEquals("1\n", run("query", w, "Unit", "--format", "count").ok().out());
+        // Inherit components match through IsA; up IsA on anything else is refused like Flecs does
+        run("component", w, "Mass", "value:f64").ok();
+        run("add", w, "Mass", "(OnInstantiate, Inherit)").ok();
+        run("set", w, "base", "Mass", "{\"value\": 10}").ok();
+        run("new", w, "inst", "--isa", "base").ok();
+        assertEquals("2\n", run("query", w, "Mass", "--format", "count").ok().out());
+        assertEquals("1\n", run("query", w, "Mass(up IsA)", "--format", "count").ok().out());
+        run("query", w, "Unit(up IsA)").badInput("IsA traversal needs (OnInstantiate, Inherit)");
+    }
 }

@@ -49,7 +49,8 @@ import java.util.function.LongConsumer;
  * <p>{@code World} is the facade; each concept lives in its own package behind it:
  * {@code storage.entity} (entity index, name index, the name grammar), {@code storage.table}
  * (tables, the table graph, the component index, type operations, table moves, schemas),
- * {@code storage.rules} (trait rules, hierarchy and paths, values, cleanup), {@code storage.tx}
+ * {@code storage.rules} (trait rules, hierarchy and paths, values, cleanup, IsA inheritance and
+ * prefabs), {@code storage.tx}
  * (what a transaction changed), {@code storage.format} (the on-disk page layout, one codec per page
  * family), {@code storage.check} (the invariant checker); the file layer ({@link Store},
  * {@link Journal}) holds the files. In-memory classes know neither the format nor the files.
@@ -64,7 +65,10 @@ import java.util.function.LongConsumer;
  * relationships add the mirror pair, {@code (With, X)} adds X too, ChildOf and IsA are acyclic,
  * IsA to a Final entity is refused, and deleting an entity applies the cleanup policies
  * {@code (OnDelete|OnDeleteTarget, Remove|Delete|Panic)} (default Remove) recursively as one
- * transaction. Not thread-safe: one thread uses a world at a time.
+ * transaction. IsA instances see the {@code (OnInstantiate, Inherit)} ids of their bases
+ * ({@link #has}, {@link #get}, {@link #owner}) and get copies of the Override ids when
+ * {@code (IsA, base)} is added, with a prefab's children ({@link Prefabs}). Not thread-safe: one
+ * thread uses a world at a time.
  */
 public final class World implements AutoCloseable {
     private Store store;
