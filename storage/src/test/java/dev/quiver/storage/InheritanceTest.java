@@ -188,6 +188,11 @@ class InheritanceTest {
         assertEquals(Map.of("x", 1L, "y", 20L), w.get(a, pos));
         assertEquals(Map.of("x", 1L, "y", 2L), w.get(base, pos));
         assertTrue(w.owns(a, pos));
+        long c = w.entity("c");
+        w.add(c, w.pair(Builtin.IS_A, base));
+        w.add(c, pos, w.entity("Tagged")); // the bulk add copies too
+        assertEquals(Map.of("x", 1L, "y", 2L), w.get(c, pos));
+        assertTrue(w.owns(c, pos));
         w.add(b, pos); // adding an inherited component copies the base's value
         assertTrue(w.owns(b, pos));
         w.set(base, pos, Map.of("x", 9));

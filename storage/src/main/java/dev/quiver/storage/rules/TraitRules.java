@@ -89,15 +89,23 @@ public final class TraitRules {
      */
     public void addAll(int idx, long[] ids) {
         long[] type = moves.tableOf(idx).type();
+        boolean hasBases = instantiation != null && Types.hasPairOf(type, Ids.index(Builtin.IS_A));
         var rest = new LongArrayList();
+        var plain = new LongArrayList();
         for (long id : ids) {
             if (traits.isPlainAdd(id)) {
+                if (hasBases && java.util.Arrays.binarySearch(type, id) < 0) {
+                    plain.add(id);
+                }
                 type = Types.insert(type, id); // no intermediate tables: only the final one is made
             } else {
                 rest.add(id);
             }
         }
         moves.move(idx, type);
+        for (int i = 0; i < plain.size(); i++) {
+            instantiation.idAdded(idx, plain.getLong(i)); // an inherited value becomes the own copy
+        }
         for (int i = 0; i < rest.size(); i++) {
             add(idx, rest.getLong(i));
         }
