@@ -5,7 +5,6 @@ import dev.quiver.query.plan.ResolvedTerm;
 import dev.quiver.query.plan.Step;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.table.Table;
-import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
@@ -18,11 +17,14 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  *   <li>{@code up IsA} for Inherit ids: an entity that does not own X (or any entity, for
  *       {@code up} alone) matches when an IsA base owns X, with the nearest such base (depth first,
  *       bases in type order: {@link dev.quiver.storage.World#owner}) as the field's source. With the
- *       source unbound, the candidates are the IsA descendants of X's owners, found through the
- *       reverse index, never by scanning entities.</li>
+ *       source unbound, the candidates are the rows of the tables holding IsA pairs (component
+ *       index of {@code (IsA, *)}), decided once per table: which base provides X depends only on
+ *       the type.</li>
  * </ul>
  */
 final class InheritOps {
+    private static final long IS_A_ANY = Ids.pairOfIndices(Ids.index(Builtin.IS_A), Ids.WILDCARD_INDEX);
+
     private final Evaluator ev;
 
     InheritOps(Evaluator ev) {
@@ -63,22 +65,25 @@ final class InheritOps {
                 }
             }
         }
-        if (in.up() && hasIsA()) {
-            for (int c : descendantsOfOwners(x)) {
-                long e = ev.world.entityOfIndex(c);
-                if (e == 0 || (in.self() && ev.world.owns(e, x))) {
+        if (in.up()) {
+            // who inherits X is decided by the type (its IsA bases), so this runs table by table
+            // over the tables holding IsA pairs, never entity by entity
+            for (Table tb : ev.world.tables(IS_A_ANY)) {
+                if (tb.count() == 0 || (in.self() && tb.hasId(x)) || ev.skip(tb)) {
                     continue;
                 }
-                long owner = ownerUp(e, x);
-                Table tb = ev.world.table(e);
-                if (owner == 0 || ev.skip(tb)) {
+                long owner = ownerUp(tb.entity(0), x);
+                if (owner == 0) {
                     continue;
                 }
-                ev.bindSource(slot, e, tb, ev.world.row(e));
-                boolean r = emit(s, t, x, owner, k);
-                ev.b.values[slot] = 0;
-                if (!r) {
-                    return false;
+                long[] ents = tb.entities();
+                for (int row = 0, n = tb.count(); row < n; row++) {
+                    ev.bindSource(slot, ents[row], tb, row);
+                    boolean r = emit(s, t, x, owner, k);
+                    ev.b.values[slot] = 0;
+                    if (!r) {
+                        return false;
+                    }
                 }
             }
         }
@@ -113,7 +118,7 @@ final class InheritOps {
                 return true;
             }
         }
-        if (in.up() && hasIsA()) {
+        if (in.up()) {
             long owner = ownerUp(src, x);
             if (owner != 0) {
                 return emit(s, t, x, owner, k);
@@ -129,10 +134,6 @@ final class InheritOps {
         return ids;
     }
 
-    private boolean hasIsA() {
-        return !ev.world.tables(Ids.pairOfIndices(Ids.index(Builtin.IS_A), Ids.WILDCARD_INDEX)).isEmpty();
-    }
-
     /** The nearest IsA base of {@code e} (not {@code e} itself) that owns {@code x}, or 0. */
     private long ownerUp(long e, long x) {
         for (long b : ev.world.targets(e, Builtin.IS_A)) {
@@ -142,35 +143,6 @@ final class InheritOps {
             }
         }
         return 0;
-    }
-
-    /** Entity indices of every transitive IsA descendant of an owner of {@code x}, in index order. */
-    private int[] descendantsOfOwners(long x) {
-        var seen = new IntOpenHashSet();
-        var queue = new IntArrayList();
-        for (Table tb : ev.world.tables(x)) {
-            for (int row = 0, n = tb.count(); row < n; row++) {
-                int o = Ids.index(tb.entity(row));
-                if (seen.add(o)) {
-                    queue.add(o);
-                }
-            }
-        }
-        var out = new IntArrayList();
-        var inOut = new IntOpenHashSet();
-        for (int q = 0; q < queue.size(); q++) {
-            ev.world.forEachSourceIndex(Builtin.IS_A, queue.getInt(q), d -> {
-                if (seen.add(d)) {
-                    queue.add(d);
-                }
-                if (inOut.add(d)) {
-                    out.add(d); // owners that also inherit come here too (matched by up alone)
-                }
-            });
-        }
-        int[] a = out.toIntArray();
-        java.util.Arrays.sort(a);
-        return a;
     }
 
     private boolean emitAll(Step s, ResolvedTerm t, LongArrayList m, long src, Evaluator.Cont k) {
