@@ -32,7 +32,7 @@ final class AddCommand extends BaseCommand {
                 long e = tx.entity(entity);
                 for (String text : ids) {
                     long id = tx.ensureId(text);
-                    boolean had = tx.has(e, id);
+                    boolean had = tx.owns(e, id);
                     tx.add(e, id);
                     if (!had) {
                         added.add(tx.idToString(id));

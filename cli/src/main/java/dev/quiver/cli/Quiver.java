@@ -29,7 +29,7 @@ import java.util.concurrent.Callable;
             "Exit codes: 0 ok, 1 failure (check violation, internal error), 2 bad input."},
         subcommands = {
             InitCommand.class, LoadCommand.class, AddCommand.class, RemoveCommand.class,
-            ComponentCommand.class, SetCommand.class, DeleteCommand.class, ShowCommand.class,
+            ComponentCommand.class, SetCommand.class, DeleteCommand.class, ShowCommand.class, NewCommand.class,
             QueryCommand.class, StatsCommand.class, CheckCommand.class, SnapshotCommand.class,
             RestoreCommand.class, AnalyzeCommand.class, ExportCommand.class, DemoCommand.class,
             HelpCommand.class})

@@ -30,7 +30,7 @@ final class RemoveCommand extends BaseCommand {
                 long e = tx.resolve(entity);
                 for (String text : ids) {
                     long id = tx.id(text);
-                    if (tx.has(e, id)) {
+                    if (tx.owns(e, id)) {
                         tx.remove(e, id);
                         removed.add(tx.idToString(id));
                     }

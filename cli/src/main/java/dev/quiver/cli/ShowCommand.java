@@ -10,7 +10,8 @@ import java.util.Map;
 /** {@code quiver show WORLD ENTITY}: prints an entity's ids and component values. */
 @Command(name = "show", header = "Show an entity: its ids and component values.",
         description = "Prints ENTITY's path and every id of its type, one per line, with the value of "
-                + "each component.")
+                + "each component; then the ids it inherits through IsA ((OnInstantiate, Inherit) ids of "
+                + "its bases), each marked 'inherited from BASE' with the value that base holds.")
 final class ShowCommand extends BaseCommand {
     @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (must exist).")
     Path world;
@@ -26,6 +27,11 @@ final class ShowCommand extends BaseCommand {
             for (long id : w.type(e)) {
                 Map<String, Object> value = w.schema(id) == null ? null : w.get(e, id);
                 out().println("  " + w.idToString(id) + (value == null ? "" : " " + value));
+            }
+            for (long id : w.inheritedIds(e)) {
+                Map<String, Object> value = w.schema(id) == null ? null : w.get(e, id);
+                out().println("  " + w.idToString(id) + (value == null ? "" : " " + value)
+                        + " (inherited from " + w.path(w.owner(e, id)) + ")");
             }
         }
         return ExitCodes.OK;

@@ -18,6 +18,8 @@ import dev.quiver.storage.format.WorldFormat;
 import dev.quiver.storage.format.WorldParts;
 import dev.quiver.storage.rules.Cleanup;
 import dev.quiver.storage.rules.Hierarchy;
+import dev.quiver.storage.rules.Inheritance;
+import dev.quiver.storage.rules.Prefabs;
 import dev.quiver.storage.rules.Paths;
 import dev.quiver.storage.rules.TraitRules;
 import dev.quiver.storage.rules.Traits;
@@ -47,7 +49,8 @@ import java.util.function.LongConsumer;
  * <p>{@code World} is the facade; each concept lives in its own package behind it:
  * {@code storage.entity} (entity index, name index, the name grammar), {@code storage.table}
  * (tables, the table graph, the component index, type operations, table moves, schemas),
- * {@code storage.rules} (trait rules, hierarchy and paths, values, cleanup), {@code storage.tx}
+ * {@code storage.rules} (trait rules, hierarchy and paths, values, cleanup, IsA inheritance and
+ * prefabs), {@code storage.tx}
  * (what a transaction changed), {@code storage.format} (the on-disk page layout, one codec per page
  * family), {@code storage.check} (the invariant checker); the file layer ({@link Store},
  * {@link Journal}) holds the files. In-memory classes know neither the format nor the files.
@@ -62,7 +65,10 @@ import java.util.function.LongConsumer;
  * relationships add the mirror pair, {@code (With, X)} adds X too, ChildOf and IsA are acyclic,
  * IsA to a Final entity is refused, and deleting an entity applies the cleanup policies
  * {@code (OnDelete|OnDeleteTarget, Remove|Delete|Panic)} (default Remove) recursively as one
- * transaction. Not thread-safe: one thread uses a world at a time.
+ * transaction. IsA instances see the {@code (OnInstantiate, Inherit)} ids of their bases
+ * ({@link #has}, {@link #get}, {@link #owner}) and get copies of the Override ids when
+ * {@code (IsA, base)} is added, with a prefab's children ({@link Prefabs}). Not thread-safe: one
+ * thread uses a world at a time.
  */
 public final class World implements AutoCloseable {
     private Store store;
@@ -83,6 +89,7 @@ public final class World implements AutoCloseable {
     private final Hierarchy hierarchy;
     private final Values values;
     private final Cleanup cleanup;
+    private final Inheritance inheritance;
     private final WorldFormat format;
     private final Checker checker;
 
@@ -113,6 +120,9 @@ public final class World implements AutoCloseable {
         rules = new TraitRules(entities, tables, moves, names, traits, paths);
         hierarchy = new Hierarchy(entities, names, moves, rules, changes);
         values = new Values(entities, tables, moves, schemas, rules, paths, changes);
+        inheritance = new Inheritance(entities, tables);
+        values.setInheritance(inheritance);
+        rules.setInstantiation(new Prefabs(entities, moves, names, reverse, rules, hierarchy, inheritance, paths, changes));
         cleanup = new Cleanup(entities, tables, moves, reverse, names, schemas, traits, paths, changes);
         WorldParts parts = new WorldParts(entities, names, tables, schemas, reverse);
         format = new WorldFormat(parts);
@@ -401,9 +411,14 @@ public final class World implements AutoCloseable {
      * Adds an id (tag, component or pair) to an entity; adding an id it has changes nothing.
      * Applies the traits of the relationship: Exclusive replaces, Symmetric mirrors, With adds
      * more, ChildOf/IsA refuse cycles, IsA refuses Final targets, OneOf checks the target's parent.
+     * Adding {@code (IsA, base)} instantiates the base ({@link Prefabs}): its Override ids are
+     * copied with their values, and a prefab's children get counterparts under the entity. Adding
+     * an Inherit component the entity inherits makes its own copy of the base's value.
      *
      * @throws DeadEntityException when the entity or an element of the id is not alive
      * @throws IdException         when the id holds a wildcard
+     * @throws CycleException      when a ChildOf or IsA pair would close a cycle (the message names it)
+     * @throws FinalException      when {@code (IsA, F)} names a Final entity
      * @throws ConstraintException when a trait refuses the pair, the entity is a builtin, or a
      *                             structural trait (Exclusive, Symmetric, PairIsTag, Acyclic, Final)
      *                             is added to a relationship already in use
@@ -452,9 +467,42 @@ public final class World implements AutoCloseable {
         return Types.matches(pattern, id);
     }
 
-    /** True when the entity owns the id; a pair may hold {@code *} or {@code _} (any match). */
+    /**
+     * True when the entity owns the id or inherits it: an id whose policy is
+     * {@code (OnInstantiate, Inherit)} held by one of its IsA bases ({@link Inheritance}; Override
+     * ids were copied onto it at instantiation, DontInherit ids never reach it). A pair may hold
+     * {@code *} or {@code _} (any match). {@link #owns} tells owned ids apart.
+     */
     public boolean has(long e, long id) {
+        return inheritance.hasMatch(aliveIndex(e), id);
+    }
+
+    /** True when the entity itself owns the id; a pair may hold {@code *} or {@code _} (any match). */
+    public boolean owns(long e, long id) {
         return Types.hasMatch(moves.tableOf(aliveIndex(e)).type(), id);
+    }
+
+    /**
+     * The entity that provides a concrete id to {@code e}: {@code e} when it owns it, else the
+     * nearest IsA base holding it when the id is Inherit (depth first, bases in type order:
+     * {@link Inheritance}), else 0.
+     */
+    public long owner(long e, long id) {
+        int o = inheritance.owner(aliveIndex(e), id);
+        return o == 0 ? 0 : entities.getAny(o);
+    }
+
+    /** The Inherit ids {@code e} sees through its IsA bases and does not own, nearest base first. */
+    public long[] inheritedIds(long e) {
+        return inheritance.inherited(aliveIndex(e));
+    }
+
+    /**
+     * The OnInstantiate policy of a concrete id ({@link OnInstantiate}): what an IsA instance gets
+     * of it. Override unless its component (or a pair's relationship) says otherwise.
+     */
+    public OnInstantiate onInstantiate(long id) {
+        return inheritance.policy(id);
     }
 
     /** A copy of the entity's type: its sorted id vector. */
@@ -528,7 +576,10 @@ public final class World implements AutoCloseable {
         mutate(() -> values.set(idx, id, vals));
     }
 
-    /** The value of a data id on the entity as an ordered field map, or null when absent. */
+    /**
+     * The value of a data id on the entity as an ordered field map, or null when absent. An Inherit
+     * id the entity does not own reads the nearest IsA base's value ({@link #owner}).
+     */
     public Map<String, Object> get(long e, long id) {
         return values.get(aliveIndex(e), id);
     }

@@ -28,6 +28,12 @@ import static org.junit.jupiter.api.Assertions.fail;
  * transition is crossed. {@code check()} (indices agree with tables, persisted pages equal the
  * mirror) runs after every step.
  *
+ * <p>IsA inheritance (Flecs v4, {@code rules.Inheritance}): entities get {@code (IsA, base)} pairs; the
+ * model copies the base's Override ids (the tags, the pairs, Weight with the nearest owner's value,
+ * an Exclusive pair only when the instance has none) at that moment, keeps Inherit ids ({@code I},
+ * {@code Speed}) on the bases and resolves them depth first in id order, never lets DontInherit
+ * ({@code N}) reach instances, and expects IsA cycles to be refused with {@link CycleException}.
+ *
  * <p>Reproduce a failure with {@code -Dtests.seed=<seed>} (printed in the message).
  */
 class WorldModelTest {
@@ -36,10 +42,116 @@ class WorldModelTest {
 
     record Weight(long grams) {}
 
+    record Speed(long v) {}
+
     /** The model: for each live entity name, its type ids (tags and pairs, by name) and weight. */
     static final class Model {
         final Map<String, TreeSet<String>> ids = new HashMap<>();
         final Map<String, Long> weight = new HashMap<>();
+        final Map<String, Long> speed = new HashMap<>();
+        /** The real id of an id text or entity name, for the order of types (bases and pairs in id order). */
+        java.util.function.ToLongFunction<String> order;
+
+        /** The IsA bases of {@code e} in type order (ascending id). */
+        List<String> bases(String e) {
+            var out = new ArrayList<String>();
+            for (String id : ids.get(e)) {
+                if (id.startsWith("(IsA,")) {
+                    out.add(target(id));
+                }
+            }
+            out.sort(java.util.Comparator.comparingLong(n -> Ids.index(order.applyAsLong(n))));
+            return out;
+        }
+
+        /** Every transitive base of {@code e}, depth first, bases in id order, each once. */
+        List<String> ancestors(String e) {
+            var out = new ArrayList<String>();
+            var seen = new java.util.HashSet<String>();
+            seen.add(e);
+            ancestors(e, out, seen);
+            return out;
+        }
+
+        private void ancestors(String e, List<String> out, java.util.Set<String> seen) {
+            for (String b : bases(e)) {
+                if (seen.add(b)) {
+                    out.add(b);
+                    ancestors(b, out, seen);
+                }
+            }
+        }
+
+        /** True when adding (IsA, tgt) to e would close a cycle. */
+        boolean isACycle(String e, String tgt) {
+            return tgt.equals(e) || ancestors(tgt).contains(e);
+        }
+
+        /** Owned, or an Inherit id (I, Speed) held by an ancestor. */
+        boolean has(String e, String id) {
+            if (ids.get(e).contains(id)) {
+                return true;
+            }
+            if (!id.equals("I") && !id.equals("Speed")) {
+                return false;
+            }
+            return ancestors(e).stream().anyMatch(b -> ids.get(b).contains(id));
+        }
+
+        /** The Speed e reads: its own, else the nearest ancestor's; null when none. */
+        Long speedOf(String e) {
+            if (speed.containsKey(e)) {
+                return speed.get(e);
+            }
+            for (String b : ancestors(e)) {
+                if (speed.containsKey(b)) {
+                    return speed.get(b);
+                }
+            }
+            return null;
+        }
+
+        /** Adds (IsA, base) to e and copies the Override ids (Flecs v4 instantiation). */
+        void isA(String e, String base) {
+            if (!ids.get(e).add("(IsA," + base + ")")) {
+                return;
+            }
+            var order = new ArrayList<String>();
+            order.add(base);
+            var seen = new java.util.HashSet<String>(List.of(e, base));
+            ancestors(base, order, seen);
+            var copies = new ArrayList<String>();
+            var from = new ArrayList<String>();
+            var own = new TreeSet<>(ids.get(e));
+            for (String b : order) {
+                var type = new ArrayList<>(ids.get(b));
+                type.sort(java.util.Comparator.comparingLong(this.order::applyAsLong));
+                for (String id : type) {
+                    if (own.contains(id) || copies.contains(id) || id.equals("I") || id.equals("N")
+                            || id.equals("Speed") || id.startsWith("(IsA,")) {
+                        continue;
+                    }
+                    if (id.startsWith("(X,") && (own.stream().anyMatch(x -> x.startsWith("(X,"))
+                            || copies.stream().anyMatch(x -> x.startsWith("(X,")))) {
+                        continue;
+                    }
+                    copies.add(id);
+                    from.add(b);
+                }
+            }
+            for (int k = 0; k < copies.size(); k++) {
+                String id = copies.get(k);
+                if (ids.get(e).contains(id)) {
+                    continue;
+                }
+                if (id.equals("Weight")) {
+                    ids.get(e).add(id);
+                    weight.put(e, weight.get(from.get(k)));
+                } else {
+                    add(e, id);
+                }
+            }
+        }
 
         /** Adds an id under the traits: X is Exclusive, S Symmetric, W has (With, A). */
         void add(String e, String id) {
@@ -89,6 +201,7 @@ class WorldModelTest {
             for (String d : doomed) {
                 ids.remove(d);
                 weight.remove(d);
+                speed.remove(d);
             }
             for (TreeSet<String> set : ids.values()) {
                 set.removeIf(id -> id.startsWith("(") && doomed.contains(target(id)));
@@ -108,6 +221,8 @@ class WorldModelTest {
             Model m = new Model();
             ids.forEach((k, v) -> m.ids.put(k, new TreeSet<>(v)));
             m.weight.putAll(weight);
+            m.speed.putAll(speed);
+            m.order = order;
             return m;
         }
     }
@@ -115,7 +230,8 @@ class WorldModelTest {
     private World w;
     private Model model;
     private long weightId;
-    private final String[] tags = {"A", "B", "C", "W"};
+    private long speedId;
+    private final String[] tags = {"A", "B", "C", "W", "I", "N"};
     private final String[] rels = {"R", "S", "X", "D", "P"};
 
     @Test
@@ -219,8 +335,13 @@ class WorldModelTest {
                 x.add(x.resolve("D"), x.pair(Builtin.ON_DELETE_TARGET, Builtin.DELETE));
                 x.add(x.resolve("P"), x.pair(Builtin.ON_DELETE_TARGET, Builtin.PANIC));
                 x.add(x.resolve("W"), x.pair(Builtin.WITH, x.resolve("A")));
+                x.add(x.resolve("I"), x.pair(Builtin.ON_INSTANTIATE, Builtin.INHERIT));
+                x.add(x.resolve("N"), x.pair(Builtin.ON_INSTANTIATE, Builtin.DONT_INHERIT));
             });
             weightId = w.component(Weight.class);
+            speedId = w.component(Speed.class);
+            w.add(speedId, w.pair(Builtin.ON_INSTANTIATE, Builtin.INHERIT));
+            model.order = text -> w.id(text);
             List<String> pool = new ArrayList<>();
             for (int i = 0; i < 1500; i++) {
                 pool.add("e" + i);
@@ -243,6 +364,7 @@ class WorldModelTest {
             w.close();
             w = World.open(w.directory());
             weightId = w.resolve("Weight");
+            speedId = w.resolve("Speed");
             return "reopen";
         }
         if (op < 10) {
@@ -314,6 +436,37 @@ class WorldModelTest {
             model.ids.computeIfAbsent(tgt, k -> new TreeSet<>());
             id = "(" + r + "," + tgt + ")";
             raw = Ids.pair(x.resolve(r), te);
+        } else if (op < 93) {
+            String tgt = pool.get(rnd.nextInt(8));
+            long te = x.entity(tgt);
+            model.ids.computeIfAbsent(tgt, k -> new TreeSet<>());
+            long pair = Ids.pair(Builtin.IS_A, te);
+            if (rnd.nextInt(4) == 0) {
+                x.remove(e, pair);
+                model.remove(name, "(IsA," + tgt + ")");
+            } else if (model.isACycle(name, tgt)) {
+                // refused before anything moved: the transaction goes on without it
+                assertThrows(CycleException.class, () -> x.add(e, pair), "(IsA, " + tgt + ") on " + name);
+            } else {
+                x.add(e, pair);
+                model.isA(name, tgt);
+            }
+            return;
+        } else if (op < 96) {
+            if (rnd.nextBoolean()) {
+                long v = rnd.nextInt(1000);
+                x.set(e, speedId, new Speed(v));
+                model.speed.put(name, v);
+            } else {
+                // adding an inherited Inherit component makes an own copy of the nearest value
+                x.add(e, speedId);
+                if (!model.speed.containsKey(name)) {
+                    Long inherited = model.speedOf(name);
+                    model.speed.put(name, inherited == null ? 0L : inherited);
+                }
+            }
+            model.ids.get(name).add("Speed");
+            return;
         } else {
             long g = rnd.nextInt(1000);
             x.set(e, weightId, new Weight(g));
@@ -349,10 +502,16 @@ class WorldModelTest {
             if (g != null) {
                 assertEquals(g, w.get(e, Weight.class).grams(), where + ": weight of " + en.getKey());
             }
+            Long v = model.speedOf(en.getKey());
+            Speed got1 = w.get(e, Speed.class);
+            assertEquals(v, got1 == null ? null : got1.v(), where + ": speed of " + en.getKey());
+            for (String t : new String[] {"I", "N", "A"}) {
+                assertEquals(model.has(en.getKey(), t), w.has(e, w.resolve(t)), where + ": has " + t + " on " + en.getKey());
+            }
             live++;
         }
-        // builtins, the 5 declared entities and Weight come on top of the model's entities
-        int declared = tags.length + rels.length + 1;
+        // builtins, the declared tags and relationships, Weight and Speed come on top of the model's entities
+        int declared = tags.length + rels.length + 2;
         assertEquals(live + declared, w.entityCount() - builtinCount(), where + ": entity count");
     }
 

@@ -28,7 +28,8 @@ import java.util.List;
  * <p>Operation families: id terms, operators and {@code EACH} here; the transitive operations in
  * {@link TransitiveOps} (over {@link Closure}s); the equality predicates in {@link PredicateOps}.
  *
- * <p>Prefab and Disabled tables are skipped unless the query mentions those ids (QS-47).
+ * <p>Prefab and Disabled tables are skipped unless the query mentions those ids (QS-47). Terms
+ * widened by IsA inheritance (component inheritance, {@code self|up IsA}) run in {@link InheritOps}.
  */
 public final class Evaluator {
 
@@ -64,6 +65,7 @@ public final class Evaluator {
     private final boolean[] deadConstant;
     private final TransitiveOps transitive = new TransitiveOps(this);
     private final PredicateOps predicates = new PredicateOps(this);
+    private final InheritOps inheritance = new InheritOps(this);
     private Sink sink;
     boolean counting;
     private long count;
@@ -236,6 +238,9 @@ public final class Evaluator {
     /** Source unbound: walk the tables of the component index for the term's id. */
     private boolean select(Step s) {
         ResolvedTerm t = s.term();
+        if (!t.inherit().none()) {
+            return inheritance.select(s);
+        }
         Cont k = next[s.id()];
         boolean pair = t.second() != null;
         long f = value(t.first());
@@ -301,6 +306,9 @@ public final class Evaluator {
     /** Source bound or fixed: match the id against the source's table type. */
     private boolean with(Step s) {
         ResolvedTerm t = s.term();
+        if (!t.inherit().none()) {
+            return inheritance.with(s);
+        }
         long src = sourceValue(t.source());
         if (src == 0) {
             return true;

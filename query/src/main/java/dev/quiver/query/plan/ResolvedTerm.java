@@ -24,12 +24,42 @@ import dev.quiver.query.parse.Term;
  *     written term binds: the reflexive self row R(x, x) exists only for entities that have at
  *     least one R pair, whatever order the planner runs the terms in (Flecs v4 behaviour,
  *     conformance NOTES K4)
+ * @param inherit how IsA inheritance widens the term ({@link Inherit#NONE} for most terms)
  */
 public record ResolvedTerm(Term ast, Operand first, Operand second, Operand source, Predicate predicate,
-                           String text, boolean transitive, boolean reflexive, boolean selfNeedsPair) {
+                           String text, boolean transitive, boolean reflexive, boolean selfNeedsPair,
+                           Inherit inherit) {
+
+    /**
+     * IsA inheritance of a term on a plain fixed id X (Flecs v4, FEATURES ISA-10, ISA-12):
+     *
+     * @param derived the ids D in use with {@code (IsA, X)} (transitively) the term matches too
+     *     (component inheritance; the field reports the id held); empty when none
+     * @param self the source's own ids match (every term but {@code X(up IsA)})
+     * @param up an IsA base of the source that owns X matches, the nearest one as the field's
+     *     source (X is {@code (OnInstantiate, Inherit)}: {@code self|up IsA} by default)
+     */
+    public record Inherit(long[] derived, boolean self, boolean up) {
+        /** Own ids only: no component inheritance, no IsA traversal. */
+        public static final Inherit NONE = new Inherit(new long[0], true, false);
+
+        /** True when the term is matched the ordinary way (own ids only). */
+        public boolean none() {
+            return derived.length == 0 && self && !up;
+        }
+    }
+
+    ResolvedTerm(Term ast, Operand first, Operand second, Operand source, Predicate predicate,
+                 String text, boolean transitive, boolean reflexive, boolean selfNeedsPair) {
+        this(ast, first, second, source, predicate, text, transitive, reflexive, selfNeedsPair, Inherit.NONE);
+    }
 
     ResolvedTerm withSelfNeedsPair(boolean b) {
-        return new ResolvedTerm(ast, first, second, source, predicate, text, transitive, reflexive, b);
+        return new ResolvedTerm(ast, first, second, source, predicate, text, transitive, reflexive, b, inherit);
+    }
+
+    ResolvedTerm withInherit(Inherit i) {
+        return new ResolvedTerm(ast, first, second, source, predicate, text, transitive, reflexive, selfNeedsPair, i);
     }
 
     /** True when evaluating the term can give {@code slot} a value (not a lookup base, not a filter). */

@@ -194,6 +194,20 @@ final class Resolver {
         if (second == null && t.second() != null) {
             second = element(t.second(), inScope, false);
         }
+        TermRef srcRef = t.source();
+        ResolvedTerm.Inherit inherit = ResolvedTerm.Inherit.NONE;
+        if (first.kind() == Operand.Kind.CONST && !Ids.isPair(first.entity()) && second == null) {
+            inherit = InheritedTerms.plain(world, first.entity(), srcRef.traversal(), first.selfOnly(), t.toString(),
+                t.column());
+            if (InheritedTerms.upIsA(world, srcRef.traversal())) {
+                srcRef = srcRef.withTraversal(srcRef.traversal().self()
+                    ? new Traversal(true, false, false, false, null, srcRef.traversal().column()) : Traversal.NONE);
+            }
+            if (srcRef.kind() == TermRef.Kind.ANY && !inherit.none()) {
+                throw new UnsupportedQueryException("IsA inheritance with the '_' source in '" + t + "'", "_",
+                    t.column());
+            }
+        }
         Operand source;
         if (t.source().kind() == TermRef.Kind.DEFAULT && t.source().traversal().isNone() && second == null
             && first.kind() == Operand.Kind.CONST && !Ids.isPair(first.entity()) && world.isAlive(first.entity())
@@ -201,15 +215,14 @@ final class Resolver {
             // Flecs v4 Singleton trait: a plain term for the component matches on its own entity
             source = Operand.constant(first.entity(), first.text(), false);
         } else {
-            source = source(t.source(), first, inScope);
+            source = source(srcRef, first, inScope);
         }
         if (first.kind() == Operand.Kind.CONST) {
             noteBuiltin(first.entity());
-            if (!Ids.isPair(first.entity())) {
-                long id = second == null ? first.entity()
-                    : second.kind() == Operand.Kind.CONST ? Ids.pair(first.entity(), second.entity())
+            if (!Ids.isPair(first.entity()) && second != null) {
+                long id = second.kind() == Operand.Kind.CONST ? Ids.pair(first.entity(), second.entity())
                     : Ids.pairOfIndices(Ids.index(first.entity()), Ids.WILDCARD_INDEX);
-                InheritanceGuard.check(world, id, t.toString(), t.column());
+                InheritedTerms.checkPattern(world, id, t.toString(), t.column());
             }
         }
         if (second != null && second.kind() == Operand.Kind.CONST) {
@@ -230,7 +243,7 @@ final class Resolver {
                 + " relationship '" + first.text() + "' at column " + t.second().column(), second.text(),
                 t.second().column());
         }
-        return new ResolvedTerm(t, first, second, source, null, null, transitive, reflexive, false);
+        return new ResolvedTerm(t, first, second, source, null, null, transitive, reflexive, false, inherit);
     }
 
     private void noteBuiltin(long e) {

@@ -3,6 +3,8 @@ package dev.quiver.storage.rules;
 import dev.quiver.index.Ids;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.ConstraintException;
+import dev.quiver.storage.CycleException;
+import dev.quiver.storage.FinalException;
 import dev.quiver.storage.DeadEntityException;
 import dev.quiver.storage.IdException;
 import dev.quiver.storage.entity.EntityIndex;
@@ -28,6 +30,24 @@ public final class TraitRules {
     private final EntityNames names;
     private final Traits traits;
     private final Paths paths;
+    private Instantiation instantiation;
+
+    /**
+     * What adding ids means for IsA instances ({@link Prefabs}); called after the entity moved to
+     * its new table.
+     */
+    public interface Instantiation {
+        /** {@code (IsA, base)} was added to {@code instance}. */
+        void isAAdded(int instance, int base);
+
+        /** A new id (not an IsA pair) was added to entity index {@code idx}. */
+        void idAdded(int idx, long id);
+    }
+
+    /** Sets the instantiation rules (once, while the world is wired). */
+    public void setInstantiation(Instantiation instantiation) {
+        this.instantiation = instantiation;
+    }
 
     public TraitRules(EntityIndex entities, TableSet tables, TableMoves moves, EntityNames names, Traits traits, Paths paths) {
         this.entities = entities;
@@ -69,15 +89,23 @@ public final class TraitRules {
      */
     public void addAll(int idx, long[] ids) {
         long[] type = moves.tableOf(idx).type();
+        boolean hasBases = instantiation != null && Types.hasPairOf(type, Ids.index(Builtin.IS_A));
         var rest = new LongArrayList();
+        var plain = new LongArrayList();
         for (long id : ids) {
             if (traits.isPlainAdd(id)) {
+                if (hasBases && java.util.Arrays.binarySearch(type, id) < 0) {
+                    plain.add(id);
+                }
                 type = Types.insert(type, id); // no intermediate tables: only the final one is made
             } else {
                 rest.add(id);
             }
         }
         moves.move(idx, type);
+        for (int i = 0; i < plain.size(); i++) {
+            instantiation.idAdded(idx, plain.getLong(i)); // an inherited value becomes the own copy
+        }
         for (int i = 0; i < rest.size(); i++) {
             add(idx, rest.getLong(i));
         }
@@ -127,6 +155,9 @@ public final class TraitRules {
         checkStructuralChange(idx, id, "add");
         if (!Ids.isPair(id)) {
             moves.move(idx, tables.withId(t, id));
+            if (instantiation != null) {
+                instantiation.idAdded(idx, id);
+            }
             applyWith(idx, Ids.index(id), -1);
             return;
         }
@@ -157,6 +188,13 @@ public final class TraitRules {
                 add(tgt, Ids.pairOfIndices(rel, idx));
             }
         }
+        if (instantiation != null) {
+            if (rel == Ids.index(Builtin.IS_A)) {
+                instantiation.isAAdded(idx, tgt);
+            } else {
+                instantiation.idAdded(idx, id);
+            }
+        }
         applyWith(idx, rel, tgt);
     }
 
@@ -177,13 +215,20 @@ public final class TraitRules {
     private void checkPair(int idx, int rel, int tgt) {
         int childOf = Ids.index(Builtin.CHILD_OF), isA = Ids.index(Builtin.IS_A);
         if (rel == childOf || rel == isA) {
-            if (tgt == idx || traits.reaches(tgt, rel, idx)) {
-                throw new ConstraintException("cannot add (" + paths.elementName(rel) + ", " + paths.elementName(tgt) + ") to "
-                        + paths.elementName(idx) + ": it would make a cycle (" + paths.elementName(rel) + " is Acyclic)");
+            int[] path = tgt == idx ? new int[0] : traits.path(tgt, rel, idx);
+            if (path != null) {
+                var cycle = new StringBuilder(paths.elementName(idx)).append(" -> ").append(paths.elementName(tgt));
+                for (int p : path) {
+                    cycle.append(" -> ").append(paths.elementName(p));
+                }
+                throw new CycleException("cannot add (" + paths.elementName(rel) + ", " + paths.elementName(tgt) + ") to "
+                        + paths.elementName(idx) + ": it would make the cycle " + cycle + " (" + paths.elementName(rel)
+                        + " is Acyclic)");
             }
         }
         if (rel == isA && traits.has(tgt, Builtin.FINAL)) {
-            throw new ConstraintException("cannot add (IsA, " + paths.elementName(tgt) + "): " + paths.elementName(tgt) + " is Final");
+            throw new FinalException("cannot add (IsA, " + paths.elementName(tgt) + ") to " + paths.elementName(idx) + ": "
+                    + paths.elementName(tgt) + " is Final");
         }
         int scope = traits.oneOfScope(rel);
         if (scope != 0 && paths.parentIndex(tgt) != scope) {

@@ -108,28 +108,32 @@ public final class Traits {
     }
 
     /**
-     * True when {@code to} is reachable from {@code from} over pairs of {@code rel} (forward: from
-     * a source to its targets, through every path; cycles terminate).
+     * A path from {@code from} to {@code to} over pairs of {@code rel} (forward: from a source to
+     * its targets; breadth first, so the shortest), as the entity indices after {@code from} ending
+     * with {@code to}; null when {@code to} is not reachable. Cycles terminate.
      */
-    public boolean reaches(int from, int rel, int to) {
-        var seen = new it.unimi.dsi.fastutil.ints.IntOpenHashSet();
-        var stack = new it.unimi.dsi.fastutil.ints.IntArrayList();
-        stack.add(from);
-        while (!stack.isEmpty()) {
-            int x = stack.popInt();
-            if (!seen.add(x)) {
-                continue;
-            }
-            for (long id : typeOf(x)) {
-                if (Ids.isPair(id) && Ids.first(id) == rel) {
-                    int t = Ids.second(id);
-                    if (t == to) {
-                        return true;
-                    }
-                    stack.add(t);
+    public int[] path(int from, int rel, int to) {
+        var parent = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap();
+        var queue = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        parent.put(from, from);
+        queue.add(from);
+        for (int q = 0; q < queue.size(); q++) {
+            int x = queue.getInt(q);
+            for (int t : Types.targets(typeOf(x), rel)) {
+                if (parent.containsKey(t)) {
+                    continue;
                 }
+                parent.put(t, x);
+                if (t == to) {
+                    var out = new it.unimi.dsi.fastutil.ints.IntArrayList();
+                    for (int y = to; y != from; y = parent.get(y)) {
+                        out.add(0, y);
+                    }
+                    return out.toIntArray();
+                }
+                queue.add(t);
             }
         }
-        return false;
+        return null;
     }
 }

@@ -31,6 +31,7 @@ public final class Values {
     private final TraitRules rules;
     private final Paths paths;
     private final Changes changes;
+    private Inheritance inheritance;
 
     private static final Object NO_VALUE = new Object();
 
@@ -43,6 +44,11 @@ public final class Values {
         this.rules = rules;
         this.paths = paths;
         this.changes = changes;
+    }
+
+    /** Sets the inheritance reader {@link #get} resolves inherited values with (once, while the world is wired). */
+    public void setInheritance(Inheritance inheritance) {
+        this.inheritance = inheritance;
     }
 
     /**
@@ -104,10 +110,18 @@ public final class Values {
         changes.row(t.id(), row);
     }
 
-    /** The value of a data id on entity index {@code idx} as an ordered field map, or null when absent. */
+    /**
+     * The value of a data id on entity index {@code idx} as an ordered field map, or null when it
+     * neither owns it nor inherits it (an Inherit id of an IsA base, nearest owner first:
+     * {@link Inheritance#owner}).
+     */
     public Map<String, Object> get(int idx, long id) {
-        Column c = moves.tableOf(idx).column(id);
-        return c == null ? null : c.row(entities.row(idx));
+        int owner = inheritance == null ? idx : inheritance.owner(idx, id);
+        if (owner == 0) {
+            return null;
+        }
+        Column c = moves.tableOf(owner).column(id);
+        return c == null ? null : c.row(entities.row(owner));
     }
 
     /**

@@ -1,0 +1,161 @@
+package dev.quiver.query.engine;
+
+import dev.quiver.index.Ids;
+import dev.quiver.query.plan.ResolvedTerm;
+import dev.quiver.query.plan.Step;
+import dev.quiver.storage.Builtin;
+import dev.quiver.storage.table.Table;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+
+/**
+ * The IsA inheritance of id terms in the {@link Evaluator} (Flecs v4; FEATURES ISA-10, ISA-12), for
+ * terms whose {@link ResolvedTerm.Inherit} is not {@code NONE}:
+ * <ul>
+ *   <li>component inheritance: the term's id and its IsA subsets in use are matched together, each
+ *       table once, one result per id the entity holds (the field reports it);</li>
+ *   <li>{@code up IsA} for Inherit ids: an entity that does not own X (or any entity, for
+ *       {@code up} alone) matches when an IsA base owns X, with the nearest such base (depth first,
+ *       bases in type order: {@link dev.quiver.storage.World#owner}) as the field's source. With the
+ *       source unbound, the candidates are the rows of the tables holding IsA pairs (component
+ *       index of {@code (IsA, *)}), decided once per table: which base provides X depends only on
+ *       the type.</li>
+ * </ul>
+ */
+final class InheritOps {
+    private static final long IS_A_ANY = Ids.pairOfIndices(Ids.index(Builtin.IS_A), Ids.WILDCARD_INDEX);
+
+    private final Evaluator ev;
+
+    InheritOps(Evaluator ev) {
+        this.ev = ev;
+    }
+
+    /** Source unbound. */
+    boolean select(Step s) {
+        ResolvedTerm t = s.term();
+        ResolvedTerm.Inherit in = t.inherit();
+        long x = t.first().entity();
+        int slot = t.source().slot();
+        Evaluator.Cont k = ev.next[s.id()];
+        long[] ids = ids(x, in);
+        LongArrayList m = new LongArrayList();
+        if (in.self()) {
+            var seen = new IntOpenHashSet();
+            for (long id : ids) {
+                for (Table tb : ev.world.tables(id)) {
+                    if (tb.count() == 0 || !seen.add(tb.id()) || ev.skip(tb)) {
+                        continue;
+                    }
+                    m.clear();
+                    for (long other : ids) {
+                        if (tb.hasId(other)) {
+                            m.add(other);
+                        }
+                    }
+                    long[] ents = tb.entities();
+                    for (int row = 0, n = tb.count(); row < n; row++) {
+                        ev.bindSource(slot, ents[row], tb, row);
+                        boolean r = emitAll(s, t, m, ents[row], k);
+                        ev.b.values[slot] = 0;
+                        if (!r) {
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+        if (in.up()) {
+            // who inherits X is decided by the type (its IsA bases), so this runs table by table
+            // over the tables holding IsA pairs, never entity by entity
+            for (Table tb : ev.world.tables(IS_A_ANY)) {
+                if (tb.count() == 0 || (in.self() && tb.hasId(x)) || ev.skip(tb)) {
+                    continue;
+                }
+                long owner = ownerUp(tb.entity(0), x);
+                if (owner == 0) {
+                    continue;
+                }
+                long[] ents = tb.entities();
+                for (int row = 0, n = tb.count(); row < n; row++) {
+                    ev.bindSource(slot, ents[row], tb, row);
+                    boolean r = emit(s, t, x, owner, k);
+                    ev.b.values[slot] = 0;
+                    if (!r) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Source bound or fixed. */
+    boolean with(Step s) {
+        ResolvedTerm t = s.term();
+        ResolvedTerm.Inherit in = t.inherit();
+        long src = ev.sourceValue(t.source());
+        if (src == 0 || !ev.world.isAlive(src)) {
+            return true;
+        }
+        Table tb = ev.tableOf(t.source(), src);
+        if (tb == null) {
+            return true;
+        }
+        long x = t.first().entity();
+        Evaluator.Cont k = ev.next[s.id()];
+        if (in.self()) {
+            boolean any = false;
+            for (long id : ids(x, in)) {
+                if (tb.hasId(id)) {
+                    any = true;
+                    if (!emit(s, t, id, src, k)) {
+                        return false;
+                    }
+                }
+            }
+            if (any || !in.up()) {
+                return true;
+            }
+        }
+        if (in.up()) {
+            long owner = ownerUp(src, x);
+            if (owner != 0) {
+                return emit(s, t, x, owner, k);
+            }
+        }
+        return true;
+    }
+
+    private static long[] ids(long x, ResolvedTerm.Inherit in) {
+        long[] ids = new long[in.derived().length + 1];
+        ids[0] = x;
+        System.arraycopy(in.derived(), 0, ids, 1, in.derived().length);
+        return ids;
+    }
+
+    /** The nearest IsA base of {@code e} (not {@code e} itself) that owns {@code x}, or 0. */
+    private long ownerUp(long e, long x) {
+        for (long b : ev.world.targets(e, Builtin.IS_A)) {
+            long o = ev.world.owner(b, x);
+            if (o != 0) {
+                return o;
+            }
+        }
+        return 0;
+    }
+
+    private boolean emitAll(Step s, ResolvedTerm t, LongArrayList m, long src, Evaluator.Cont k) {
+        for (int i = 0, n = m.size(); i < n; i++) {
+            if (!emit(s, t, m.getLong(i), src, k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean emit(Step s, ResolvedTerm t, long id, long src, Evaluator.Cont k) {
+        ev.setField(s.field(), id, src);
+        return k.go();
+    }
+}

@@ -1,0 +1,171 @@
+package dev.quiver.storage.rules;
+
+import dev.quiver.index.Ids;
+import dev.quiver.storage.Builtin;
+import dev.quiver.storage.OnInstantiate;
+import dev.quiver.storage.entity.EntityIndex;
+import dev.quiver.storage.table.Table;
+import dev.quiver.storage.table.TableSet;
+import dev.quiver.storage.table.Types;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+
+/**
+ * IsA inheritance read through the stored IsA pairs (Flecs v4 prefabs and inheritance, FEATURES
+ * ISA-03 to ISA-08, TRT-13): an entity sees the ids of its IsA bases whose policy is
+ * {@link OnInstantiate#INHERIT}; Override ids were copied onto it when the IsA pair was added
+ * ({@link Prefabs}), DontInherit ids never reach it.
+ *
+ * <p><b>Lookup order</b> (Flecs v4 {@code flecs_get_base_component}, FEATURES ISA-05/ISA-06): the
+ * entity itself, then its bases depth first: the first base's whole chain up to its root before the
+ * next base, bases in type order (ascending target id, which is how the IsA pairs are stored; the
+ * order they were added is not kept). The nearest owner wins. IsA cycles are refused on write
+ * ({@link TraitRules}); a visited set keeps reads finite anyway.
+ *
+ * <p>Nothing here is stored: inherited state derives from the IsA pairs and the bases' own ids, so it
+ * survives close and reopen with no format change. Read-only. Not thread-safe.
+ */
+public final class Inheritance {
+    private static final int IS_A = Ids.index(Builtin.IS_A);
+
+    private final EntityIndex entities;
+    private final TableSet tables;
+
+    public Inheritance(EntityIndex entities, TableSet tables) {
+        this.entities = entities;
+        this.tables = tables;
+    }
+
+    private long[] typeOf(int i) {
+        return tables.get(entities.table(i)).type();
+    }
+
+    /**
+     * The OnInstantiate policy of a concrete id: for a plain id its entity's, for a pair its
+     * relationship's (Flecs v4 pairs take the relationship's flags). {@code (OnInstantiate, P)} on
+     * the entity gives P, the {@code DontInherit} tag gives DontInherit, anything else Override.
+     * Builtin ids and pairs of builtin relationships are DontInherit ({@link OnInstantiate}).
+     */
+    public OnInstantiate policy(long id) {
+        int subject = Ids.isPair(id) ? Ids.first(id) : Ids.index(id);
+        if (subject < Builtin.FIRST_USER_INDEX || !entities.isAliveIndex(subject)) {
+            return OnInstantiate.DONT_INHERIT;
+        }
+        long[] type = typeOf(subject);
+        int p = Types.target(type, Ids.index(Builtin.ON_INSTANTIATE));
+        if (p == Ids.index(Builtin.INHERIT)) {
+            return OnInstantiate.INHERIT;
+        }
+        if (p == Ids.index(Builtin.DONT_INHERIT)) {
+            return OnInstantiate.DONT_INHERIT;
+        }
+        if (p == 0 && java.util.Arrays.binarySearch(type, Builtin.DONT_INHERIT) >= 0) {
+            return OnInstantiate.DONT_INHERIT;
+        }
+        return OnInstantiate.OVERRIDE;
+    }
+
+    /** True when entity index {@code i} has at least one IsA base. */
+    public boolean hasBases(int i) {
+        return Types.hasPairOf(typeOf(i), IS_A);
+    }
+
+    /** The IsA bases of entity index {@code i} (direct ones), in type order. */
+    public int[] bases(int i) {
+        return Types.targets(typeOf(i), IS_A);
+    }
+
+    /**
+     * The entity index that provides the concrete {@code id} to entity index {@code i}: {@code i}
+     * when it owns it, else the nearest base owning it when the id is Inherit (lookup order in the
+     * class comment), else 0.
+     */
+    public int owner(int i, long id) {
+        Table t = tables.get(entities.table(i));
+        if (t.hasId(id)) {
+            return i;
+        }
+        if (!Types.hasPairOf(t.type(), IS_A) || policy(id) != OnInstantiate.INHERIT) {
+            return 0;
+        }
+        return baseOwning(i, id, new IntOpenHashSet());
+    }
+
+    /** Depth first over the bases of {@code i}, the first base owning {@code id}, or 0. */
+    private int baseOwning(int i, long id, IntOpenHashSet seen) {
+        if (!seen.add(i)) {
+            return 0;
+        }
+        for (int b : bases(i)) {
+            if (!entities.isAliveIndex(b)) {
+                continue;
+            }
+            if (tables.get(entities.table(b)).hasId(id)) {
+                return b;
+            }
+            int deeper = baseOwning(b, id, seen);
+            if (deeper != 0) {
+                return deeper;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * True when entity index {@code i} owns or inherits an id matching {@code pattern} (which may
+     * hold {@code *} or {@code _}); inherited ids count only when they are Inherit.
+     */
+    public boolean hasMatch(int i, long pattern) {
+        long[] own = typeOf(i);
+        if (Types.hasMatch(own, pattern)) {
+            return true;
+        }
+        if (!Types.hasPairOf(own, IS_A)) {
+            return false;
+        }
+        if (!Ids.isWildcard(pattern)) {
+            return policy(pattern) == OnInstantiate.INHERIT && baseOwning(i, pattern, new IntOpenHashSet()) != 0;
+        }
+        for (long id : inherited(i)) {
+            if (Types.matches(pattern, id)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The Inherit ids entity index {@code i} sees through its bases and does not own, each once, in
+     * lookup order (nearest base first).
+     */
+    public long[] inherited(int i) {
+        long[] own = typeOf(i);
+        var out = new LongArrayList();
+        if (!Types.hasPairOf(own, IS_A)) {
+            return out.toLongArray();
+        }
+        var order = new IntArrayList();
+        ancestors(i, order, new IntOpenHashSet());
+        for (int k = 0; k < order.size(); k++) {
+            for (long id : typeOf(order.getInt(k))) {
+                if (java.util.Arrays.binarySearch(own, id) < 0 && !out.contains(id)
+                        && policy(id) == OnInstantiate.INHERIT) {
+                    out.add(id);
+                }
+            }
+        }
+        return out.toLongArray();
+    }
+
+    /** Every transitive base of {@code i} in lookup order (depth first, type order), each once. */
+    public void ancestors(int i, IntArrayList out, IntOpenHashSet seen) {
+        seen.add(i);
+        for (int b : bases(i)) {
+            if (entities.isAliveIndex(b) && seen.add(b)) {
+                out.add(b);
+                ancestors(b, out, seen);
+            }
+        }
+    }
+}

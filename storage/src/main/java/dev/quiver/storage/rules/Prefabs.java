@@ -1,0 +1,213 @@
+package dev.quiver.storage.rules;
+
+import dev.quiver.index.Ids;
+import dev.quiver.index.ReverseIndex;
+import dev.quiver.storage.Builtin;
+import dev.quiver.storage.ConstraintException;
+import dev.quiver.storage.OnInstantiate;
+import dev.quiver.storage.entity.EntityIndex;
+import dev.quiver.storage.entity.EntityNames;
+import dev.quiver.storage.table.Column;
+import dev.quiver.storage.table.Table;
+import dev.quiver.storage.table.TableMoves;
+import dev.quiver.storage.table.Types;
+import dev.quiver.storage.tx.Changes;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+
+/**
+ * Instantiation through IsA (Flecs v4 prefabs, FEATURES ISA-13, ISA-14, ENT-10): what happens when
+ * {@code (IsA, base)} is added to an entity, and when an instance adds an id it inherits.
+ *
+ * <ul>
+ *   <li><b>Override copies.</b> Every Override id of the base and of the base's own bases (lookup
+ *       order of {@link Inheritance}) that the instance does not own is added to it, with the
+ *       value of its nearest owner. An id the instance owns keeps its own value; a pair of an
+ *       Exclusive relationship is not copied when the instance already has one of that
+ *       relationship (Flecs v4 {@code flecs_add_overrides_for_base}). Later changes to the base do
+ *       not reach the instance.</li>
+ *   <li><b>Children.</b> When the base is a prefab (it has {@code Prefab}, or lies under an entity
+ *       that has it), each of the base's children gets a counterpart child of the instance with the
+ *       same name (an existing child of that name is reused; anonymous children get anonymous
+ *       counterparts), and the counterpart gets {@code (IsA, child)}, which instantiates the
+ *       child's subtree the same way. Instantiation nesting deeper than {@link #MAX_DEPTH} (a
+ *       prefab whose subtree instantiates itself) is refused.</li>
+ *   <li><b>Own copies.</b> Adding (or setting) an Inherit data id the entity sees through a base
+ *       first copies the base's value onto it (Flecs v4: adding an inherited component overrides
+ *       it with the base's value).</li>
+ * </ul>
+ * Prefab, Disabled, ChildOf, IsA and every other builtin are never copied ({@link OnInstantiate}).
+ * Not thread-safe; runs inside a transaction.
+ */
+public final class Prefabs implements TraitRules.Instantiation {
+    /** Deepest nesting of instantiations in one add (a prefab subtree that instantiates itself). */
+    public static final int MAX_DEPTH = 64;
+
+    private static final int IS_A = Ids.index(Builtin.IS_A);
+    private static final int CHILD_OF = Ids.index(Builtin.CHILD_OF);
+
+    private final EntityIndex entities;
+    private final TableMoves moves;
+    private final EntityNames names;
+    private final ReverseIndex reverse;
+    private final TraitRules rules;
+    private final Hierarchy hierarchy;
+    private final Inheritance inheritance;
+    private final Paths paths;
+    private final Changes changes;
+    private int depth;
+    /** The base of the outermost instantiation running, for the error message. */
+    private int outermost;
+    private int outermostInstance;
+
+    public Prefabs(EntityIndex entities, TableMoves moves, EntityNames names, ReverseIndex reverse,
+                   TraitRules rules, Hierarchy hierarchy, Inheritance inheritance, Paths paths, Changes changes) {
+        this.entities = entities;
+        this.moves = moves;
+        this.names = names;
+        this.reverse = reverse;
+        this.rules = rules;
+        this.hierarchy = hierarchy;
+        this.inheritance = inheritance;
+        this.paths = paths;
+        this.changes = changes;
+    }
+
+    /**
+     * {@code (IsA, base)} was just added to entity index {@code instance}: copies the Override ids
+     * and instantiates the prefab children (class comment).
+     *
+     * @throws ConstraintException when instantiation nests deeper than {@link #MAX_DEPTH}
+     */
+    @Override
+    public void isAAdded(int instance, int base) {
+        if (depth == 0) {
+            outermost = base;
+            outermostInstance = instance;
+        }
+        if (++depth > MAX_DEPTH) {
+            depth = 0;
+            throw new ConstraintException("cannot instantiate " + paths.elementName(outermost) + " in "
+                    + paths.elementName(outermostInstance) + ": prefab instantiation nests deeper than " + MAX_DEPTH
+                    + " levels (the prefab's subtree instantiates the prefab itself)");
+        }
+        try {
+            copyOverrides(instance, base);
+            if (isPrefab(base)) {
+                instantiateChildren(instance, base);
+            }
+        } finally {
+            if (depth > 0) {
+                depth--;
+            }
+        }
+    }
+
+    /** A new id on entity index {@code idx}: an Inherit data id it saw through a base gets the base's value. */
+    @Override
+    public void idAdded(int idx, long id) {
+        Table t = moves.tableOf(idx);
+        Column dst = t.column(id);
+        if (dst == null || !inheritance.hasBases(idx) || inheritance.policy(id) != OnInstantiate.INHERIT) {
+            return;
+        }
+        var order = new IntArrayList();
+        inheritance.ancestors(idx, order, new IntOpenHashSet());
+        for (int k = 0; k < order.size(); k++) {
+            int b = order.getInt(k);
+            if (moves.tableOf(b).hasId(id)) {
+                copyValue(b, idx, id);
+                return;
+            }
+        }
+    }
+
+    private void copyOverrides(int instance, int base) {
+        var order = new IntArrayList();
+        order.add(base);
+        inheritance.ancestors(base, order, new IntOpenHashSet(new int[] {instance}));
+        var ids = new LongArrayList();
+        var from = new IntArrayList();
+        long[] own = moves.tableOf(instance).type();
+        for (int k = 0; k < order.size(); k++) {
+            int b = order.getInt(k);
+            for (long id : moves.tableOf(b).type()) {
+                if (java.util.Arrays.binarySearch(own, id) >= 0 || ids.contains(id)
+                        || inheritance.policy(id) != OnInstantiate.OVERRIDE) {
+                    continue;
+                }
+                if (Ids.isPair(id) && isExclusive(Ids.first(id)) && (Types.hasPairOf(own, Ids.first(id))
+                        || collectedPairOf(ids, Ids.first(id)))) {
+                    continue;
+                }
+                ids.add(id);
+                from.add(b);
+            }
+        }
+        for (int k = 0; k < ids.size(); k++) {
+            long id = ids.getLong(k);
+            if (moves.tableOf(instance).hasId(id)) {
+                continue; // a With or Symmetric rule of an earlier copy added it
+            }
+            rules.add(instance, id);
+            if (moves.tableOf(instance).column(id) != null) {
+                copyValue(from.getInt(k), instance, id);
+            }
+        }
+    }
+
+    private boolean isExclusive(int rel) {
+        return moves.tableOf(rel).hasId(Builtin.EXCLUSIVE);
+    }
+
+    private static boolean collectedPairOf(LongArrayList ids, int rel) {
+        for (int k = 0; k < ids.size(); k++) {
+            if (Ids.isPair(ids.getLong(k)) && Ids.first(ids.getLong(k)) == rel) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** True when entity index {@code i} has Prefab or lies under an entity that has it. */
+    private boolean isPrefab(int i) {
+        var seen = new IntOpenHashSet();
+        for (int x = i; x != 0 && seen.add(x); x = paths.parentIndex(x)) {
+            if (moves.tableOf(x).hasId(Builtin.PREFAB)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void instantiateChildren(int instance, int base) {
+        var children = new IntArrayList();
+        reverse.forEachSource(base, CHILD_OF, children::add);
+        children.sort(null);
+        long instanceId = entities.idOf(instance);
+        for (int k = 0; k < children.size(); k++) {
+            int c = children.getInt(k);
+            if (!entities.isAliveIndex(c)) {
+                continue;
+            }
+            String name = entities.name(c);
+            long existing = name == null ? 0 : names.child(instance, name);
+            long copy = existing != 0 ? existing : hierarchy.create(name, instanceId);
+            rules.add(Ids.index(copy), Ids.pairOfIndices(IS_A, c));
+        }
+    }
+
+    /** Copies the value of data id {@code id} from entity index {@code from} to {@code to} (both own it). */
+    private void copyValue(int from, int to, long id) {
+        Column src = moves.tableOf(from).column(id);
+        Table dt = moves.tableOf(to);
+        Column dst = dt.column(id);
+        if (src == null || dst == null) {
+            return;
+        }
+        int row = entities.row(to);
+        src.copyRow(entities.row(from), dst, row);
+        changes.row(dt.id(), row);
+    }
+}
