@@ -247,6 +247,29 @@ class PageCodecTest {
     }
 
     @Test
+    void aWorldOfPageFormat2IsRefusedNamingBothVersions() {
+        Path dir = tmp.resolve("old");
+        try (World w = World.create(dir)) {
+            w.entity("a");
+        }
+        // a world of the previous build: its meta page starts with version 2 (fixed-width counts)
+        var old = new Bytes.Writer(16);
+        old.i32(2);
+        old.i32(300);
+        old.i32(10);
+        old.i32(0);
+        try (var meta = dev.quiver.index.PagedMap.open(dir.resolve("meta.cm"), "meta", 64, 256, false)) {
+            meta.put(0, old.toBytes());
+        }
+        var e = assertThrows(WorldFormatException.class, () -> World.open(dir));
+        assertTrue(e.getMessage().contains("format version 2") && e.getMessage().contains("this build reads " + WorldFormat.VERSION),
+                e.getMessage());
+        try (var meta = dev.quiver.index.PagedMap.open(dir.resolve("meta.cm"), "meta", 64, 256, false)) {
+            assertArrayEquals(old.toBytes(), meta.get(0), "the refused world is left as it was");
+        }
+    }
+
+    @Test
     void sealKeepsTheSmallerForm() {
         byte[] small = new byte[PageCompression.MIN_COMPRESS];
         assertEquals(PageCompression.PLAIN, PageCompression.seal(small, small.length)[0]);
