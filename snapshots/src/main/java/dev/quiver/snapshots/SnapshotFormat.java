@@ -1,14 +1,14 @@
 package dev.quiver.snapshots;
 
 /**
- * The byte layout of a snapshot file, format version 2. All integers are big-endian. The page
- * records carry the world's own pages, so the version follows the world format: version 1 held
- * world-format-1 pages (a types page and row pages per table), version 2 holds world-format-2
- * pages (tables 64 to a page).
+ * The byte layout of a snapshot file, format version 3. All integers are big-endian. The page
+ * records carry the world's own pages, so the version follows the world's page format: version 1
+ * held world-format-1 pages (a types page and row pages per table), version 2 world-format-2
+ * pages (tables 64 to a page), version 3 holds world-format-3 pages (varint encodings, LZ4).
  *
  * <pre>
  * header   6 bytes  magic, ASCII "QVSNAP"
- *          int32    format version (2)
+ *          int32    format version (3)
  * record   byte     'P' (0x50)
  *  (each   uint16   length n of the map name, 1..{@value #MAX_MAP_NAME_BYTES}
  *   page)  n bytes  map name, UTF-8
@@ -32,7 +32,7 @@ final class SnapshotFormat {
     static final byte[] MAGIC = {'Q', 'V', 'S', 'N', 'A', 'P'};
 
     /** The format version this build reads and writes. */
-    static final int VERSION = 2;
+    static final int VERSION = 3;
 
     /** Header size: magic and version. */
     static final int HEADER_BYTES = MAGIC.length + 4;

@@ -33,20 +33,33 @@ final class ComponentPage {
         return (f == Ids.WILDCARD_INDEX ? 3L << 40 : 1L << 40) | (s >>> SHIFT);
     }
 
-    /** Writes the records {@code keys} (filed under one page); false when there are none. */
+    /**
+     * Writes the records {@code keys} (filed under one page); false when there are none. Layout:
+     * varint n records in ascending (signed) id order, each: the id (the first in the id encoding
+     * of {@link Bytes}, the others as the varint of their difference from the previous id, at
+     * least 1), varint k, k table ids each as the zigzag of its difference from the previous one
+     * (the first from 0).
+     */
     static boolean write(IdRecords<Table> records, LongOpenHashSet keys, Bytes.Writer w) {
         if (keys == null || keys.isEmpty()) {
             return false;
         }
         long[] sorted = keys.toLongArray();
         Arrays.sort(sorted);
-        w.i32(sorted.length);
-        for (long id : sorted) {
+        w.varint(sorted.length);
+        for (int j = 0; j < sorted.length; j++) {
+            long id = sorted[j];
             var l = records.get(id);
-            w.i64(id);
-            w.i32(l.size());
+            if (j == 0) {
+                w.id(id);
+            } else {
+                w.varint(id - sorted[j - 1]);
+            }
+            w.varint(l.size());
+            long prev = 0;
             for (Table t : l) {
-                w.i32(t.id());
+                w.zigzag(t.id() - prev);
+                prev = t.id();
             }
         }
         return true;
@@ -61,24 +74,28 @@ final class ComponentPage {
     static void read(TableSet tables, byte[] b, java.util.function.LongPredicate wanted,
                      java.util.function.LongConsumer filed) {
         Bytes.Reader r = new Bytes.Reader(b);
-        int ids = r.i32();
-        if (ids < 0 || ids > b.length / 12) {
-            throw new CorruptionException("component page holds " + ids + " records");
-        }
+        int ids = r.vcount(3);
+        long id = 0;
         for (int j = 0; j < ids; j++) {
-            long id = r.i64();
-            int n = r.i32();
-            if (n < 0 || n > b.length / 4) {
-                throw new CorruptionException("component record " + Ids.toHex(id) + " lists " + n + " tables");
+            if (j == 0) {
+                id = r.id();
+            } else {
+                long next = id + r.varint();
+                if (next <= id) {
+                    throw new CorruptionException("component page lists record " + Ids.toHex(next) + " after " + Ids.toHex(id));
+                }
+                id = next;
             }
+            int n = r.vcount(1);
             boolean keep = wanted.test(id);
             var l = new ArrayList<Table>(keep ? n : 0);
+            long tid = 0;
             for (int i = 0; i < n; i++) {
-                int tid = r.i32();
+                tid += r.zigzag();
                 if (!keep) {
                     continue;
                 }
-                Table t = tid >= 0 ? tables.get(tid) : null;
+                Table t = tid >= 0 && tid < tables.size() ? tables.get((int) tid) : null;
                 if (t == null) {
                     throw new CorruptionException("component index names missing table " + tid);
                 }
@@ -88,6 +105,9 @@ final class ComponentPage {
                 tables.records().put(id, l);
                 filed.accept(id);
             }
+        }
+        if (r.remaining() != 0) {
+            throw new CorruptionException("component page holds " + r.remaining() + " bytes past its records");
         }
     }
 }

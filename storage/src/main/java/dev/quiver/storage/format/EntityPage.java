@@ -4,6 +4,9 @@ import dev.quiver.error.CorruptionException;
 import dev.quiver.storage.entity.EntityIndex;
 import dev.quiver.storage.tx.Changes;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
 /** Codec of an {@code entities} page: state, generation and name of a block of 1024 entity indices. */
 final class EntityPage {
     static final int SHIFT = Changes.ENTITY_BLOCK_SHIFT;
@@ -11,23 +14,37 @@ final class EntityPage {
 
     private EntityPage() {}
 
-    /** Writes block {@code key}; false when the block is beyond the used indices (page removed). */
+    /**
+     * Writes block {@code key}; false when the block is beyond the used indices (page removed).
+     * Layout: varint n, then per index varint {@code generation << 2 | state}, and for an alive
+     * entity its name ("" for anonymous) front-coded against the previous named entity's name in
+     * the page: varint bytes shared with it, varint suffix length, suffix bytes (UTF-8).
+     */
     static boolean write(EntityIndex ei, long key, Bytes.Writer w) {
         int base = (int) key << SHIFT;
         int n = Math.max(0, Math.min(SIZE, ei.nextIndex() - base));
         if (n == 0) {
             return false;
         }
-        w.i32(n);
+        w.varint(n);
+        byte[] prev = new byte[0];
         for (int i = 0; i < n; i++) {
             int idx = base + i;
             byte st = ei.state(idx);
-            w.u8(st);
-            if (st != EntityIndex.FREE_NEVER) {
-                w.i32(ei.generation(idx));
-                if (st == EntityIndex.ALIVE) {
-                    String name = ei.name(idx);
-                    w.str(name == null ? "" : name);
+            long gen = st == EntityIndex.FREE_NEVER ? 0 : ei.generation(idx) & 0xFFFF_FFFFL;
+            w.varint(gen << 2 | st);
+            if (st == EntityIndex.ALIVE) {
+                String name = ei.name(idx);
+                byte[] b = name == null ? new byte[0] : name.getBytes(StandardCharsets.UTF_8);
+                int shared = 0, max = Math.min(b.length, prev.length);
+                while (shared < max && b[shared] == prev[shared]) {
+                    shared++;
+                }
+                w.varint(shared);
+                w.varint(b.length - shared);
+                w.raw(b, shared, b.length - shared);
+                if (b.length > 0) {
+                    prev = b; // an anonymous entity leaves the name to share with as it was
                 }
             }
         }
@@ -40,29 +57,43 @@ final class EntityPage {
         }
         Bytes.Reader r = new Bytes.Reader(b);
         int base = (int) key << SHIFT;
-        int n = r.i32();
-        if (n < 0 || n > SIZE) {
-            throw new CorruptionException("entity page " + key + " holds " + n + " entries");
-        }
+        int n = r.varint(SIZE);
+        byte[] prev = new byte[0];
         for (int i = 0; i < n; i++) {
             int idx = base + i;
-            byte st = (byte) r.u8Below(3);
+            long code = r.varint();
+            byte st = (byte) (code & 3);
+            long gen = code >>> 2;
             if (st == EntityIndex.FREE_NEVER) {
+                if (gen != 0) {
+                    throw new CorruptionException("entity page " + key + " gives never-used index " + idx + " generation " + gen);
+                }
                 continue;
             }
             if (st != EntityIndex.ALIVE && st != EntityIndex.DEAD) {
                 throw new CorruptionException("entity page " + key + " holds state " + st);
             }
+            if (gen > Integer.MAX_VALUE) {
+                throw new CorruptionException("entity page " + key + " gives index " + idx + " generation " + gen);
+            }
             if (idx >= ei.nextIndex()) {
                 throw new CorruptionException("entity page holds index " + idx + " beyond " + ei.nextIndex());
             }
-            int gen = r.i32();
             String name = null;
             if (st == EntityIndex.ALIVE) {
-                String s = r.str();
-                name = s.isEmpty() ? null : s;
+                int shared = r.varint(prev.length);
+                int suffix = r.vcount(1);
+                byte[] nb = Arrays.copyOf(prev, shared + suffix);
+                r.raw(nb, shared, suffix);
+                if (nb.length > 0) {
+                    prev = nb;
+                    name = new String(nb, StandardCharsets.UTF_8);
+                }
             }
-            ei.restoreEntry(idx, st, gen, name);
+            ei.restoreEntry(idx, st, (int) gen, name);
+        }
+        if (r.remaining() != 0) {
+            throw new CorruptionException("entity page " + key + " holds " + r.remaining() + " bytes past its entries");
         }
     }
 }

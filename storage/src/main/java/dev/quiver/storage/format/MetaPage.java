@@ -1,6 +1,7 @@
 package dev.quiver.storage.format;
 
 import dev.quiver.error.CorruptionException;
+import dev.quiver.storage.WorldFormatException;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 
 /** Codec of the {@code meta} page: format version, next entity index, table id count, free entity indices. */
@@ -9,36 +10,45 @@ final class MetaPage {
 
     static void write(WorldParts p, Bytes.Writer w) {
         w.i32(WorldFormat.VERSION);
-        w.i32(p.entities().nextIndex());
-        w.i32(p.tables().size());
+        w.varint(p.entities().nextIndex());
+        w.varint(p.tables().size());
         IntArrayList free = p.entities().freeList();
-        w.i32(free.size());
+        w.varint(free.size());
+        int prev = 0;
         for (int i = 0; i < free.size(); i++) {
-            w.i32(free.getInt(i));
+            w.zigzag((long) free.getInt(i) - prev);
+            prev = free.getInt(i);
         }
     }
 
-    /** Reads the page into the entity index; returns the table id count. */
+    /**
+     * Reads the page into the entity index; returns the table id count.
+     *
+     * @throws WorldFormatException when the page is of another format version (every version
+     *                              starts the meta page with the version, an i32, uncompressed)
+     * @throws CorruptionException when the page is damaged
+     */
     static int read(WorldParts p, byte[] b, String where) {
         Bytes.Reader r = new Bytes.Reader(b);
         int version = r.i32();
         if (version != WorldFormat.VERSION) {
-            throw new CorruptionException("world " + where + " has format version " + version
+            throw new WorldFormatException("world " + where + " has page format version " + version
                     + ", this build reads " + WorldFormat.VERSION);
         }
-        int nextIndex = r.i32();
-        int tableCount = r.i32();
-        int nFree = r.count(4);
-        if (nextIndex < 0 || tableCount < 0 || nFree > nextIndex) {
+        int nextIndex = r.varint(Integer.MAX_VALUE);
+        int tableCount = r.varint(Integer.MAX_VALUE);
+        int nFree = r.vcount(1);
+        if (nFree > nextIndex) {
             throw new CorruptionException("world " + where + ": meta page holds impossible counts");
         }
         var free = new IntArrayList(nFree);
+        long f = 0;
         for (int i = 0; i < nFree; i++) {
-            int f = r.i32();
+            f += r.zigzag();
             if (f <= 0 || f >= nextIndex) {
                 throw new CorruptionException("world " + where + ": meta page frees entity index " + f);
             }
-            free.add(f);
+            free.add((int) f);
         }
         p.entities().restore(nextIndex, free);
         return tableCount;

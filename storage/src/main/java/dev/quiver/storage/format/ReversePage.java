@@ -11,7 +11,12 @@ final class ReversePage {
 
     private ReversePage() {}
 
-    /** Writes block {@code key}; false when no target of the block has entries. */
+    /**
+     * Writes block {@code key}; false when no target of the block has entries. Layout: varint n
+     * targets in ascending order, each: varint target minus the block's first target, varint k
+     * (at least 1), k entries {@code (relationship index << 32) | source index} in their order, each
+     * as the zigzag of its difference from the previous one (the first from 0).
+     */
     static boolean write(ReverseIndex reverse, long key, Bytes.Writer w) {
         int base = (int) key << SHIFT;
         int n = 0;
@@ -23,16 +28,18 @@ final class ReversePage {
         if (n == 0) {
             return false;
         }
-        w.i32(n);
+        w.varint(n);
         for (int i = 0; i < (1 << SHIFT); i++) {
             LongArrayList l = reverse.get(base + i);
             if (l == null) {
                 continue;
             }
-            w.i32(base + i);
-            w.i32(l.size());
+            w.varint(i);
+            w.varint(l.size());
+            long prev = 0;
             for (int j = 0; j < l.size(); j++) {
-                w.i64(l.getLong(j));
+                w.zigzag(l.getLong(j) - prev);
+                prev = l.getLong(j);
             }
         }
         return true;
@@ -41,21 +48,26 @@ final class ReversePage {
     static void read(ReverseIndex reverse, long key, byte[] b) {
         Bytes.Reader r = new Bytes.Reader(b);
         long base = key << SHIFT;
-        int targets = r.i32();
-        if (targets < 0 || targets > (1 << SHIFT)) {
-            throw new CorruptionException("reverse page holds " + targets + " targets");
-        }
+        int targets = r.varint(1 << SHIFT);
+        int last = -1;
         for (int j = 0; j < targets; j++) {
-            int target = r.i32();
-            int n = r.count(8);
-            if (target < base || target >= base + (1 << SHIFT) || n == 0) {
+            int offset = r.varint((1 << SHIFT) - 1);
+            int n = r.vcount(1);
+            long target = base + offset;
+            if (offset <= last || n == 0 || target > Integer.MAX_VALUE) {
                 throw new CorruptionException("reverse page holds " + n + " entries for target " + target);
             }
+            last = offset;
             var l = new LongArrayList(n);
+            long e = 0;
             for (int i = 0; i < n; i++) {
-                l.add(r.i64());
+                e += r.zigzag();
+                l.add(e);
             }
-            reverse.put(target, l);
+            reverse.put((int) target, l);
+        }
+        if (r.remaining() != 0) {
+            throw new CorruptionException("reverse page " + key + " holds " + r.remaining() + " bytes past its targets");
         }
     }
 }

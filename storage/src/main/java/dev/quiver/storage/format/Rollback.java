@@ -151,7 +151,7 @@ final class Rollback {
         for (int b : nameBlocks) {
             byte[] page = src.get(WorldFormat.NAMES, b);
             if (page != null) {
-                NamePage.read(ei, p.names(), page);
+                NamePage.read(ei, p.names(), b, page);
             }
         }
         c.clear();

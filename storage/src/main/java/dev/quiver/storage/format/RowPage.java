@@ -34,26 +34,33 @@ final class RowPage {
         if (from >= to) {
             return false;
         }
-        w.i32(to - from);
+        w.varint(to - from);
         writeRows(w, t, from, to);
         return true;
     }
 
-    /** Writes rows {@code [from, to)}: the entities, then each column's fields (see {@link #readRows}). */
+    /**
+     * Writes rows {@code [from, to)}: per row its entity (zigzag index delta from the previous
+     * row's, the first from 0, then varint generation), then each column's fields over the rows
+     * (see {@link Words} for the number fields; a string field is one {@code vstr} per row).
+     */
     static void writeRows(Bytes.Writer w, Table t, int from, int to) {
+        long prev = 0;
         for (int r = from; r < to; r++) {
-            w.i64(t.entity(r));
+            long e = t.entity(r);
+            w.zigzag(Ids.index(e) - prev);
+            w.varint(Ids.generation(e));
+            prev = Ids.index(e);
         }
         for (Column c : t.columns()) {
             Schema s = c.schema();
             for (int f = 0; f < s.size(); f++) {
-                boolean str = s.field(f).type() == FieldType.STRING;
-                for (int r = from; r < to; r++) {
-                    if (str) {
-                        w.str((String) c.value(f, r));
-                    } else {
-                        w.i64(c.word(f, r));
+                if (s.field(f).type() == FieldType.STRING) {
+                    for (int r = from; r < to; r++) {
+                        w.vstr((String) c.value(f, r));
                     }
+                } else {
+                    Words.write(w, c, f, from, to);
                 }
             }
         }
@@ -62,7 +69,10 @@ final class RowPage {
     /** Reads a chunk page and appends its rows to {@code t}. */
     static void read(EntityIndex ei, Table t, byte[] b) {
         Bytes.Reader r = new Bytes.Reader(b);
-        readRows(ei, t, r, r.i32());
+        readRows(ei, t, r, r.varint(1 << CHUNK_SHIFT));
+        if (r.remaining() != 0) {
+            throw new CorruptionException("rows page of table " + t.id() + " holds " + r.remaining() + " bytes past its rows");
+        }
     }
 
     /** Reads past {@code n} rows into a table that is thrown away (no entity is placed). */
@@ -78,9 +88,16 @@ final class RowPage {
         if (n < 0 || n > (1 << CHUNK_SHIFT)) {
             throw new CorruptionException("table " + t.id() + " page holds " + n + " rows");
         }
+        r.ensure(2L * n);
         int base = t.count();
+        long index = 0;
         for (int i = 0; i < n; i++) {
-            long e = r.i64();
+            index += r.zigzag();
+            int gen = r.varint(Ids.MAX_GENERATION);
+            if (index < 0 || index > Ids.INDEX_MASK) {
+                throw new CorruptionException("table " + t.id() + " holds entity index " + index);
+            }
+            long e = Ids.entity((int) index, gen);
             int row = t.append(e);
             if (ei == null) {
                 continue;
@@ -93,13 +110,12 @@ final class RowPage {
         for (Column c : t.columns()) {
             Schema s = c.schema();
             for (int f = 0; f < s.size(); f++) {
-                boolean str = s.field(f).type() == FieldType.STRING;
-                for (int i = 0; i < n; i++) {
-                    if (str) {
-                        c.setString(f, base + i, r.str());
-                    } else {
-                        c.setWord(f, base + i, r.i64());
+                if (s.field(f).type() == FieldType.STRING) {
+                    for (int i = 0; i < n; i++) {
+                        c.setString(f, base + i, r.vstr());
                     }
+                } else {
+                    Words.read(r, c, f, base, n);
                 }
             }
         }

@@ -11,28 +11,28 @@ final class SchemaPage {
     private SchemaPage() {}
 
     static void write(Schema s, Bytes.Writer w) {
-        w.i32(s.size());
+        w.varint(s.size());
         for (Schema.Field f : s.fields()) {
-            w.str(f.name());
+            w.vstr(f.name());
             w.u8(f.type().code());
         }
     }
 
     static Schema read(byte[] b) {
         Bytes.Reader r = new Bytes.Reader(b);
-        int n = r.i32();
-        if (n < 0 || n > b.length) {
-            throw new CorruptionException("schema page holds " + n + " fields");
-        }
+        int n = r.vcount(2);
         var fields = new ArrayList<Schema.Field>(n);
         for (int i = 0; i < n; i++) {
-            String name = r.str();
+            String name = r.vstr();
             int code = r.u8();
             FieldType t = FieldType.ofCode(code);
             if (t == null) {
                 throw new CorruptionException("schema page holds unknown field type code " + code);
             }
             fields.add(new Schema.Field(name, t));
+        }
+        if (r.remaining() != 0) {
+            throw new CorruptionException("schema page holds " + r.remaining() + " bytes past its fields");
         }
         return new Schema(fields);
     }

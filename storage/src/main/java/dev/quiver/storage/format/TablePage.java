@@ -17,37 +17,56 @@ final class TablePage {
 
     private TablePage() {}
 
-    /** Writes group {@code group}; false when no table of the group is alive (page removed). */
+    /**
+     * Writes group {@code group}; false when no table of the group is alive (page removed). Layout:
+     * varint n tables, each: varint id gap (id minus the previous table's id minus 1, the first
+     * as it is), varint type length, the type's ids (id encoding of
+     * {@link Bytes}), varint column count, per column varint 1 + its position in the type (or 0
+     * and the id when it is not in the type), varint rows + 1 then the rows inline
+     * ({@link RowPage#writeRows}), or 0 when the rows are in row pages.
+     */
     static boolean write(TableSet tables, long group, Bytes.Writer w) {
-        int n = 0;
-        w.i32(0); // the table count, patched below
         int from = (int) group << GROUP_SHIFT, to = Math.min(tables.size(), from + (1 << GROUP_SHIFT));
+        int n = 0;
         for (int id = from; id < to; id++) {
-            Table t = tables.get(id);
-            if (t == null) {
-                continue;
-            }
-            n++;
-            w.i32(t.id());
-            w.i32(t.type().length);
-            for (long x : t.type()) {
-                w.i64(x);
-            }
-            w.i32(t.columns().length);
-            for (Column c : t.columns()) {
-                w.i64(c.id());
-            }
-            if (t.count() > RowPage.INLINE_ROWS) {
-                w.i32(-1);
-            } else {
-                w.i32(t.count());
-                RowPage.writeRows(w, t, 0, t.count());
+            if (tables.get(id) != null) {
+                n++;
             }
         }
         if (n == 0) {
             return false;
         }
-        w.patchI32(0, n);
+        w.varint(n);
+        int prev = -1;
+        for (int id = from; id < to; id++) {
+            Table t = tables.get(id);
+            if (t == null) {
+                continue;
+            }
+            w.varint(id - prev - 1);
+            prev = id;
+            long[] type = t.type();
+            w.varint(type.length);
+            for (long x : type) {
+                w.id(x);
+            }
+            w.varint(t.columns().length);
+            for (Column c : t.columns()) {
+                int at = t.indexOf(c.id());
+                if (at >= 0 && at < type.length && type[at] == c.id()) {
+                    w.varint(at + 1L);
+                } else {
+                    w.varint(0);
+                    w.id(c.id());
+                }
+            }
+            if (t.count() > RowPage.INLINE_ROWS) {
+                w.varint(0);
+            } else {
+                w.varint(t.count() + 1L);
+                RowPage.writeRows(w, t, 0, t.count());
+            }
+        }
         return true;
     }
 
@@ -64,28 +83,21 @@ final class TablePage {
     static void read(WorldParts p, byte[] b, IntOpenHashSet chunked, java.util.function.IntPredicate wanted,
                      java.util.function.IntFunction<Table> reuse) {
         Bytes.Reader r = new Bytes.Reader(b);
-        int n = r.i32();
-        if (n < 0 || n > (1 << GROUP_SHIFT)) {
-            throw new CorruptionException("table page holds " + n + " tables");
-        }
+        int n = r.varint(1 << GROUP_SHIFT);
+        int id = -1;
         for (int j = 0; j < n; j++) {
-            int id = r.i32();
-            int len = r.i32();
-            if (len < 0 || len > b.length / 8) {
-                throw new CorruptionException("table " + id + " has a type of " + len + " ids");
-            }
+            id = j == 0 ? r.varint(Integer.MAX_VALUE) : id + 1 + r.varint(1 << GROUP_SHIFT);
+            int len = r.vcount(2);
             long[] type = new long[len];
             for (int i = 0; i < type.length; i++) {
-                type[i] = r.i64();
+                type[i] = r.id();
             }
-            int nc = r.i32();
-            if (nc < 0 || nc > len) {
-                throw new CorruptionException("table " + id + " has " + nc + " columns for " + len + " ids");
-            }
+            int nc = r.varint(len);
             long[] colIds = new long[nc];
             Schema[] colSchemas = new Schema[nc];
             for (int i = 0; i < nc; i++) {
-                colIds[i] = r.i64();
+                int at = r.varint(len);
+                colIds[i] = at > 0 ? type[at - 1] : r.id();
                 colSchemas[i] = p.schemas().dataOf(colIds[i]);
                 if (colSchemas[i] == null) {
                     throw new CorruptionException("table column " + Ids.toHex(colIds[i]) + " has no schema");
@@ -108,7 +120,7 @@ final class TablePage {
                 }
                 p.tables().restore(t);
             }
-            int rows = r.i32();
+            int rows = r.varint(RowPage.INLINE_ROWS + 1) - 1;
             if (rows < 0) {
                 if (keep) {
                     chunked.add(id);
@@ -118,6 +130,9 @@ final class TablePage {
             } else {
                 RowPage.skipRows(t, r, rows);
             }
+        }
+        if (r.remaining() != 0) {
+            throw new CorruptionException("table page holds " + r.remaining() + " bytes past its tables");
         }
     }
 }

@@ -24,8 +24,12 @@ import java.util.List;
  * thread-safe.
  */
 public final class WorldFormat {
-    /** 2: tables persisted 64 to a page with their rows inline up to 64 rows. */
-    public static final int VERSION = 2;
+    /**
+     * The page format version, the first i32 of the meta page. 2: tables persisted 64 to a page
+     * with their rows inline up to 64 rows. 3: varint and delta encodings, LZ4 for pages over 256
+     * bytes ({@link PageCompression}), names pages without the names.
+     */
+    public static final int VERSION = 3;
     /** Page families, in map-id order. */
     public static final String[] MAP_NAMES = {"meta", "schemas", "entities", "tables", "rows", "components", "reverse", "names"};
     public static final int META = 0, SCHEMAS = 1, ENTITIES = 2, TABLES = 3, ROWS = 4, COMPONENTS = 5, REVERSE = 6, NAMES = 7;
@@ -170,7 +174,10 @@ public final class WorldFormat {
             default:
                 throw new IllegalArgumentException("map " + map);
         }
-        return any ? w.toBytes() : null;
+        if (!any) {
+            return null;
+        }
+        return map == META ? w.toBytes() : PageCompression.seal(w.buffer(), w.size());
     }
 
     // ------------------------------------------------------------------ reading
@@ -181,7 +188,8 @@ public final class WorldFormat {
      * @param where the world directory, for messages
      * @throws CorruptionException when a page is missing, malformed, or contradicts another
      */
-    public void load(PageSource src, String where) {
+    public void load(PageSource stored, String where) {
+        PageSource src = opened(stored);
         byte[] meta = src.get(META, 0);
         if (meta == null) {
             throw new CorruptionException("world " + where + " has no meta page (corrupt or never committed)");
@@ -210,7 +218,7 @@ public final class WorldFormat {
         }
         src.forEach(COMPONENTS, (k, b) -> ComponentPage.read(parts.tables(), b, this::file));
         src.forEach(REVERSE, (k, b) -> ReversePage.read(parts.reverse(), k, b));
-        src.forEach(NAMES, (k, b) -> NamePage.read(parts.entities(), parts.names(), b));
+        src.forEach(NAMES, (k, b) -> NamePage.read(parts.entities(), parts.names(), k, b));
     }
 
     /**
@@ -219,7 +227,36 @@ public final class WorldFormat {
      * for these changes. Clears {@code touched}.
      */
     public void rollback(PageSource src, Changes touched) {
-        new Rollback(parts, src).run(touched);
+        new Rollback(parts, opened(src)).run(touched);
+    }
+
+    /**
+     * The pages of {@code stored} with their envelopes opened ({@link PageCompression}): the
+     * bodies the codecs read. The meta page has no envelope. A corruption a visitor finds in a
+     * page is reported with the page's family and key.
+     */
+    static PageSource opened(PageSource stored) {
+        return new PageSource() {
+            @Override
+            public byte[] get(int map, long key) {
+                byte[] b = stored.get(map, key);
+                return b == null || map == META ? b : PageCompression.open(MAP_NAMES[map], key, b);
+            }
+
+            @Override
+            public void forEach(int map, PageVisitor visitor) {
+                stored.forEach(map, (k, b) -> {
+                    byte[] body = map == META ? b : PageCompression.open(MAP_NAMES[map], k, b);
+                    try {
+                        visitor.visit(k, body);
+                    } catch (CorruptionException e) {
+                        String page = MAP_NAMES[map] + " page " + k;
+                        throw e.getMessage() != null && e.getMessage().startsWith(page) ? e
+                                : new CorruptionException(page + ": " + e.getMessage(), e);
+                    }
+                });
+            }
+        };
     }
 
     private void file(long key) {

@@ -9,33 +9,68 @@
  * A world directory holds sealed generation files (Chronicle Map files {@code gen-<g>.cm} holding
  * the pages of every family), a manifest naming them and a write-ahead log of page after-images
  * (see {@code dev.quiver.storage.file.Store}). A page is rewritten whole; a page whose content
- * became empty is removed.
+ * became empty is removed. The file layer stores each blob with its checksum; this package gives
+ * the blobs' layout.
  *
- * <h2>Page families</h2>
- * All integers are big-endian; {@code str} is an i32 UTF-8 byte length and the bytes; ids are the
- * 64-bit ids of {@code dev.quiver.index.Ids}.
+ * <h2>Encodings</h2>
+ * Fixed-width integers ({@code u8}, {@code i32}, {@code i64}) are big-endian. {@code varint} is an
+ * unsigned LEB128 of up to 64 bits (7 bits a byte, low groups first, the high bit set when another
+ * byte follows, at most 10 bytes); {@code zz} is the varint of a signed value's zig-zag form
+ * ({@code 0, -1, 1, -2 -> 0, 1, 2, 3}); "delta" means a value minus the previous one of its list
+ * (the first from 0). {@code vstr} is a varint UTF-8 byte length and the bytes. An {@code id} (the
+ * 64-bit ids of {@code dev.quiver.index.Ids}) is two varints: its high 32 bits with the pair flag
+ * moved to bit 0 ({@code (hi & 0x7FFFFFFF) << 1 | flag}), then its low 32 bits
+ * ({@link dev.quiver.storage.format.Bytes}).
+ *
+ * <h2>Envelope</h2>
+ * Every page but {@code meta} is stored as a u8 flag and its body: flag 0, the body as it is; flag
+ * 1, varint body length (257 to 2^28, and at most 255 times the compressed bytes plus 16) then the
+ * body as one LZ4 block. A body over 256 bytes is compressed and kept so when that is smaller
+ * ({@link dev.quiver.storage.format.PageCompression}). A damaged envelope is refused with a
+ * corruption error naming the family and key. The meta page is never enveloped: every format
+ * version starts it with its version as an i32, so that any build tells another version (a
+ * {@code WorldFormatException} naming both) from damage.
+ *
+ * <h2>Page bodies</h2>
  * <ul>
- *   <li>{@code meta}, key 0 ({@link dev.quiver.storage.format.MetaPage}): i32 format version, i32
- *       next entity index, i32 table id count, i32 n, n x i32 free entity indices (reuse order).</li>
+ *   <li>{@code meta}, key 0 ({@link dev.quiver.storage.format.MetaPage}): i32 format version,
+ *       varint next entity index, varint table id count, varint n, n x zz delta of the free entity
+ *       indices (reuse order).</li>
  *   <li>{@code schemas}, key = component entity index ({@link dev.quiver.storage.format.SchemaPage}):
- *       i32 n, n x (str field name, u8 field type code: {@link dev.quiver.storage.FieldType#code()}).</li>
+ *       varint n, n x (vstr field name, u8 field type code: {@link dev.quiver.storage.FieldType#code()}).</li>
  *   <li>{@code entities}, key = entity index / 1024 ({@link dev.quiver.storage.format.EntityPage}):
- *       i32 n, then per index of the block: u8 state (0 never used, 1 alive, 2 dead); unless 0,
- *       i32 generation; if alive, str name ("" for anonymous).</li>
- *   <li>{@code tables}, key = table id / 64 ({@link dev.quiver.storage.format.TablePage}): i32 n
- *       tables, each: i32 id, i32 type length, ids; i32 column count, column ids; i32 rows, then
- *       the rows inline (see rows) when at most 64, or -1 when the rows are in row pages.</li>
+ *       varint n, then per index of the block varint {@code generation << 2 | state} (state 0 never
+ *       used, with generation 0; 1 alive; 2 dead); if alive, its name front-coded against the
+ *       previous named entity of the page: varint bytes shared, varint suffix length, suffix
+ *       (0, 0: anonymous).</li>
+ *   <li>{@code tables}, key = table id / 64 ({@link dev.quiver.storage.format.TablePage}): varint n
+ *       tables in id order, each: varint id (the first as it is, the others minus the previous id
+ *       minus 1), varint type length, the type's ids ({@code id} encoding), varint column count,
+ *       per column varint 1 + its position in the type (0: not in the type, the {@code id}
+ *       follows); varint rows + 1 then the rows inline (see rows) when at most 64, or 0 when the
+ *       rows are in row pages.</li>
  *   <li>{@code rows}, key = (table id &lt;&lt; 20) | chunk ({@link dev.quiver.storage.format.RowPage}):
- *       i32 n (at most 1024), n x i64 entity, then per column per field n values (i64 raw word, or
- *       str for string fields).</li>
+ *       varint n (at most 1024), n x (zz delta of the entity index, varint generation), then per
+ *       column per field: for a string field n x vstr; for a number field a u8 mode and n values
+ *       ({@link dev.quiver.storage.format.Words}): 0 i64 raw word, 1 zz delta of the raw word, 2
+ *       varint of the byte-reversed raw word, 3 ({@code f32}/{@code f64} holding whole numbers
+ *       below 2^24 / 2^53, never -0) zz delta of the whole number.</li>
  *   <li>{@code components}, key = (kind &lt;&lt; 40) | entity index / 64
  *       ({@link dev.quiver.storage.format.ComponentPage}), kind 0 plain id, 1 {@code (R,T)} by T,
- *       2 {@code (R,*)} by R, 3 {@code (*,T)} by T: i32 n records, each i64 id, i32 k, k x i32
- *       table id. Records are filed by the entity they name, so new entities touch their own pages.</li>
+ *       2 {@code (R,*)} by R, 3 {@code (*,T)} by T: varint n records in ascending signed id order,
+ *       each: the id (the first in {@code id} encoding, the others as the varint of the difference
+ *       from the previous id, at least 1), varint k, k x zz delta of the table ids. Records are
+ *       filed by the entity they name, so new entities touch their own pages.</li>
  *   <li>{@code reverse}, key = target index / 64 ({@link dev.quiver.storage.format.ReversePage}):
- *       i32 n targets, each i32 target index, i32 k, k x i64 {@code (relationship index << 32) | source index}.</li>
- *   <li>{@code names}, key = entity index / 1024 ({@link dev.quiver.storage.format.NamePage}): i32 n
- *       entries of the block's named entities, each str name, i32 parent index, i64 entity.</li>
+ *       varint n targets in ascending order, each: varint target index minus the block's first,
+ *       varint k (at least 1), k x zz delta of {@code (relationship index << 32) | source index}.</li>
+ *   <li>{@code names}, key = entity index / 1024 ({@link dev.quiver.storage.format.NamePage}):
+ *       varint n entries of the block's entities filed in the name index, in index order, each:
+ *       varint index gap (minus the previous entry's index minus 1, the first from the block's
+ *       first index), zz delta of the parent index. The name and generation are the
+ *       {@code entities} page's (read first).</li>
  * </ul>
+ * Every reader checks each count and length against the bytes that remain before allocating, and
+ * that nothing follows the last entry.
  */
 package dev.quiver.storage.format;
