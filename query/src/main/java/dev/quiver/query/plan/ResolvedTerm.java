@@ -24,12 +24,14 @@ import dev.quiver.query.parse.Term;
  *     written term binds: the reflexive self row R(x, x) exists only for entities that have at
  *     least one R pair, whatever order the planner runs the terms in (Flecs v4 behaviour,
  *     conformance NOTES K4)
+ * @param up the upward traversal of the source ({@code up R}, {@code self|up R}), or null when the
+ *     term matches on the source itself
  */
 public record ResolvedTerm(Term ast, Operand first, Operand second, Operand source, Predicate predicate,
-                           String text, boolean transitive, boolean reflexive, boolean selfNeedsPair) {
+                           String text, boolean transitive, boolean reflexive, boolean selfNeedsPair, Up up) {
 
     ResolvedTerm withSelfNeedsPair(boolean b) {
-        return new ResolvedTerm(ast, first, second, source, predicate, text, transitive, reflexive, b);
+        return new ResolvedTerm(ast, first, second, source, predicate, text, transitive, reflexive, b, up);
     }
 
     /** True when evaluating the term can give {@code slot} a value (not a lookup base, not a filter). */
@@ -63,6 +65,6 @@ public record ResolvedTerm(Term ast, Operand first, Operand second, Operand sour
             return source + " " + predicate.symbol() + " " + (text != null ? "\"" + text + "\"" : second);
         }
         String id = second == null ? first.toString() : "(" + first + "," + second + ")";
-        return id + "(" + source + ")";
+        return id + "(" + source + (up != null ? "|" + up : "") + ")";
     }
 }

@@ -180,10 +180,10 @@ final class Resolver {
             Operand l = Operand.var(slot(left.name(), inScope), "$" + left.name(), false);
             TermRef right = t.second();
             if (right.kind() == TermRef.Kind.STRING) {
-                return new ResolvedTerm(t, null, null, l, t.predicate(), right.name(), false, false, false);
+                return new ResolvedTerm(t, null, null, l, t.predicate(), right.name(), false, false, false, null);
             }
             Operand r = element(right, inScope, false);
-            return new ResolvedTerm(t, null, r, l, t.predicate(), null, false, false, false);
+            return new ResolvedTerm(t, null, r, l, t.predicate(), null, false, false, false, null);
         }
         Operand first = element(t.first(), inScope, true);
         boolean explicitSource = t.source().kind() != TermRef.Kind.DEFAULT;
@@ -203,24 +203,33 @@ final class Resolver {
         } else {
             source = source(t.source(), first, inScope);
         }
-        if (first.kind() == Operand.Kind.CONST) {
-            noteBuiltin(first.entity());
-            if (!Ids.isPair(first.entity())) {
-                long id = second == null ? first.entity()
-                    : second.kind() == Operand.Kind.CONST ? Ids.pair(first.entity(), second.entity())
-                    : Ids.pairOfIndices(Ids.index(first.entity()), Ids.WILDCARD_INDEX);
-                InheritanceGuard.check(world, id, t.toString(), t.column());
-            }
-        }
-        if (second != null && second.kind() == Operand.Kind.CONST) {
-            noteBuiltin(second.entity());
-        }
         boolean transitive = false, reflexive = false;
         if (first.kind() == Operand.Kind.CONST && second != null && second.kind() != Operand.Kind.ANY
             && !second.selfOnly() && source.kind() != Operand.Kind.ANY && !Ids.isPair(first.entity())
             && world.isAlive(first.entity())) {
             transitive = world.has(first.entity(), Builtin.TRANSITIVE);
             reflexive = transitive && world.has(first.entity(), Builtin.REFLEXIVE);
+        }
+        Up up = UpRules.of(world, t, first, transitive);
+        if (first.kind() == Operand.Kind.CONST) {
+            noteBuiltin(first.entity());
+            if (!Ids.isPair(first.entity())) {
+                long id = second == null ? first.entity()
+                    : second.kind() == Operand.Kind.CONST ? Ids.pair(first.entity(), second.entity())
+                    : Ids.pairOfIndices(Ids.index(first.entity()), Ids.WILDCARD_INDEX);
+                if (up != null && !up.self() && up.relationship() == Builtin.IS_A) {
+                    // up IsA walks the bases itself, so only component inheritance (ISA-10) can change it
+                    if (UpRules.derivedInUse(world, first.entity())) {
+                        throw new UnsupportedQueryException("IsA inheritance in '" + t + "' (an id derived from "
+                            + first.text() + " through IsA is in use)", t.toString(), t.column());
+                    }
+                } else {
+                    InheritanceGuard.check(world, id, t.toString(), t.column());
+                }
+            }
+        }
+        if (second != null && second.kind() == Operand.Kind.CONST) {
+            noteBuiltin(second.entity());
         }
         if (second != null && second.isVar() && source.isVar() && second.slot() == source.slot()
             && first.kind() == Operand.Kind.CONST && (transitive || (!Ids.isPair(first.entity())
@@ -230,7 +239,7 @@ final class Resolver {
                 + " relationship '" + first.text() + "' at column " + t.second().column(), second.text(),
                 t.second().column());
         }
-        return new ResolvedTerm(t, first, second, source, null, null, transitive, reflexive, false);
+        return new ResolvedTerm(t, first, second, source, null, null, transitive, reflexive, false, up);
     }
 
     private void noteBuiltin(long e) {
@@ -311,10 +320,7 @@ final class Resolver {
         if (tr.relationship() != null) {
             lookup(tr.relationship().name(), tr.relationship().column());
         }
-        if (!tr.isNone() && !tr.selfOnly()) {
-            String what = tr.up() ? "up" : tr.cascade() ? "cascade" : "desc";
-            throw new UnsupportedQueryException("traversal '" + what + "'", what, tr.column());
-        }
+        // up / cascade / desc are checked and resolved by UpRules once the term's id is known
         switch (r.kind()) {
             case DEFAULT:
                 return Operand.var(slot(TermRef.THIS, inScope), "$this", false);
