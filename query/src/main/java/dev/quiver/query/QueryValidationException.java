@@ -9,7 +9,7 @@ import dev.quiver.error.BadInputException;
  * component without {@code (OnInstantiate, Inherit)}, {@code desc} without {@code cascade}, or
  * {@code cascade} on an uncached query. The message names the term and the 1-based column of the
  * offending element, for example
- * {@code cannot traverse non-traversable relationship 'Room' in 'Transform($this|up Room)' at column 16}.
+ * {@code cannot traverse non-traversable relationship 'Room' in 'Transform($this|up Room)' at column 14}.
  */
 public class QueryValidationException extends BadInputException implements QueryError {
     private static final long serialVersionUID = 1L;

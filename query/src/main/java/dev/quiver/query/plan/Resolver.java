@@ -24,7 +24,8 @@ import java.util.Map;
  * slots, reads the relationship traits (Flecs v4 Transitive, Reflexive, Acyclic, Singleton, as at
  * query creation) and checks the rules Flecs enforces at creation: names must exist,
  * {@code !=}/{@code ~=} read variables bound by an earlier written term, {@code R($x, $x)} is
- * refused for an acyclic R, and the terms of an Or chain share their source.
+ * refused for an acyclic R, and the terms of an Or chain share their source. Source traversal
+ * flags ({@code up}, {@code self|up}, {@code cascade}, {@code desc}) are checked by {@link UpRules}.
  */
 final class Resolver {
     private static final int THIS = 0;
