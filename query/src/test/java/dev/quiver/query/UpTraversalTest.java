@@ -224,6 +224,29 @@ class UpTraversalTest extends QueryTestSupport {
         assertEquals(message, ex.getMessage());
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        "`Transform(up|)`              | `expected a traversal flag (self, up, cascade, desc) at column 14, found ')'` | 14",
+        "`Transform($this|sideways)`   | `unknown traversal flag 'sideways' at column 17` | 17",
+        "`Transform(self|up|)`         | `expected a traversal flag (self, up, cascade, desc) at column 19, found ')'` | 19",
+        "`Transform(up ChildOf IsA)`   | `unexpected 'IsA' at column 22` | 22",
+    })
+    void malformedTraversalFlags(String query, String message, int column) {
+        errorsWorld();
+        QuerySyntaxException ex = assertThrows(QuerySyntaxException.class, () -> Query.parse(w, query));
+        assertEquals(message, ex.getMessage());
+        assertEquals(column, ex.column());
+    }
+
+    @Test
+    void refusedTraversalFlagsOnTheSourceAndOnTargets() {
+        errorsWorld();
+        assertEquals("unsupported: traversal 'down' at column 11",
+            assertThrows(UnsupportedQueryException.class, () -> Query.parse(w, "Transform(down)")).getMessage());
+        assertEquals("unsupported: traversal 'up' on a term target at column 19",
+            assertThrows(UnsupportedQueryException.class, () -> Query.parse(w, "(LocatedIn, house|up)")).getMessage());
+    }
+
     @Test
     void upIsAIsRefusedWhenComponentInheritanceWouldChangeTheAnswer() {
         errorsWorld();
