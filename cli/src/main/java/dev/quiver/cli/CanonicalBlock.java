@@ -4,6 +4,7 @@ import dev.quiver.index.Ids;
 import dev.quiver.query.Query;
 import dev.quiver.query.QueryRow;
 import dev.quiver.query.QuerySyntaxException;
+import dev.quiver.query.QueryValidationException;
 import dev.quiver.query.UnknownQueryNameException;
 import dev.quiver.query.UnsupportedQueryException;
 import dev.quiver.storage.Builtin;
@@ -30,7 +31,8 @@ import java.util.List;
  *
  * or {@code error} in place of the rows and count when the query fails to parse or validate
  * ({@link QuerySyntaxException}, {@link UnknownQueryNameException},
- * {@link UnsupportedQueryException}; every other exception propagates).
+ * {@link UnsupportedQueryException}, {@link QueryValidationException}; every other exception
+ * propagates).
  *
  * <p>{@code <this>} is the {@code $this} entity's path, or {@code -} when the query has no
  * {@code $this}. {@code <vars>} lists {@code $name=<path>} for every reported variable, sorted by
@@ -55,7 +57,8 @@ final class CanonicalBlock {
         List<String> rows;
         try {
             rows = rows(w, Query.parse(w, text));
-        } catch (QuerySyntaxException | UnknownQueryNameException | UnsupportedQueryException e) {
+        } catch (QuerySyntaxException | UnknownQueryNameException | UnsupportedQueryException
+                 | QueryValidationException e) {
             out.print("error\n\n");
             return;
         }

@@ -72,7 +72,8 @@ class CanonicalFormatTest {
     void aQueryThatFailsToParseOrResolvePrintsError() {
         assertEquals("query: Foo\nerror\n\n", canonical("Foo"));
         assertEquals("query: T,,\nerror\n\n", canonical("T,,"));
-        assertEquals("query: T(up)\nerror\n\n", canonical("T(up)"));
+        assertEquals("query: T(up Likes)\nerror\n\n", canonical("T(up Likes)")); // Likes is not Traversable
+        assertEquals("query: T, T(cascade)\nerror\n\n", canonical("T, T(cascade)")); // uncached query
     }
 
     @Test

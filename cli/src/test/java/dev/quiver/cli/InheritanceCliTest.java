@@ -128,6 +128,6 @@ class InheritanceCliTest {
         run("new", w, "inst", "--isa", "base").ok();
         assertEquals("2\n", run("query", w, "Mass", "--format", "count").ok().out());
         assertEquals("1\n", run("query", w, "Mass(up IsA)", "--format", "count").ok().out());
-        run("query", w, "Unit(up IsA)").badInput("IsA traversal needs (OnInstantiate, Inherit)");
+        run("query", w, "Unit(up IsA)").badInput("doesn't have the (OnInstantiate, Inherit) trait");
     }
 }

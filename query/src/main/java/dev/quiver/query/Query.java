@@ -39,13 +39,21 @@ import java.util.function.Consumer;
  * a fixed target or source; for a variable target only when an earlier written term bound the
  * source, or else for sources that have an R pair. For a transitive term the field id is the pair
  * (R, target) (Flecs reports the first pair of the path when $this was unbound; see K1).
- * {@code R($x, $x)} on an acyclic (so also transitive) R is refused, as in Flecs. Traversal
- * ({@code up}, {@code cascade}), IsA component inheritance and the *From operators raise
- * {@link UnsupportedQueryException}.
+ * {@code R($x, $x)} on an acyclic (so also transitive) R is refused, as in Flecs.
+ *
+ * <p>Upward traversal (QS-40..QS-46): {@code T(up R)} matches a source when T is on an entity
+ * reached by following R up from it, one or more steps (depth-first over several targets, first
+ * target's chain first; the nearest owner is the field's source); {@code T(self|up R)} tries the
+ * source first; {@code up} alone follows ChildOf ({@code parent} is an alias). R must be
+ * Traversable (ChildOf, IsA, or a Transitive relationship), else {@link QueryValidationException};
+ * {@code up IsA} needs a component with {@code (OnInstantiate, Inherit)}. {@code cascade} and
+ * {@code desc} order by depth, which Flecs allows only on cached queries: they raise
+ * {@link QueryValidationException} (conformance NOTES K13). IsA component inheritance and the
+ * *From operators raise {@link UnsupportedQueryException}.
  *
  * <p>Errors at creation: {@link QuerySyntaxException} (token and column),
- * {@link UnknownQueryNameException} (name and column), {@link UnsupportedQueryException}; all are
- * {@link dev.quiver.error.QuiverException}s. Not thread-safe with respect to world mutation.
+ * {@link UnknownQueryNameException} (name and column), {@link UnsupportedQueryException},
+ * {@link QueryValidationException}; all are {@link dev.quiver.error.QuiverException}s. Not thread-safe with respect to world mutation.
  */
 public final class Query {
     private final World world;
@@ -66,6 +74,9 @@ public final class Query {
      * @throws QuerySyntaxException on a syntax error
      * @throws UnknownQueryNameException on a name that resolves to no entity
      * @throws UnsupportedQueryException on a construct not evaluated yet
+     * @throws QueryValidationException on a query Flecs refuses at creation (traversal of a
+     *     non-Traversable relationship, {@code up IsA} on a component without
+     *     {@code (OnInstantiate, Inherit)}, {@code desc} without {@code cascade}, {@code cascade})
      */
     public static Query parse(World world, String text) {
         QueryAst ast = QueryParser.parse(text);

@@ -3,7 +3,8 @@ package dev.quiver.query;
 /**
  * Position information common to every error raised while creating a query: the offending token
  * (or name) and its 1-based column in the query text. Implemented by {@link QuerySyntaxException},
- * {@link UnknownQueryNameException} and {@link UnsupportedQueryException}.
+ * {@link UnknownQueryNameException}, {@link UnsupportedQueryException} and
+ * {@link QueryValidationException}.
  */
 public interface QueryError {
     /** The offending token or name as written in the query text; "end of query" at the end. */

@@ -6,7 +6,7 @@ import dev.quiver.error.BadInputException;
  * A query that is valid Flecs v4 Query Language but uses a construct this engine does not evaluate
  * (yet), or one the spec rejects on purpose (FEATURES.md QL-14, QL-15, QL-23: "a valid but
  * unimplemented construct fails with UNSUPPORTED"). The message names the construct and its
- * 1-based column, for example {@code unsupported: traversal 'up' at column 10}.
+ * 1-based column, for example {@code unsupported: operator 'and |' at column 11}.
  */
 public class UnsupportedQueryException extends BadInputException implements QueryError {
     private static final long serialVersionUID = 1L;

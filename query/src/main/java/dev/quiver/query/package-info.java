@@ -5,8 +5,9 @@
  * {@link dev.quiver.query.Query#count()}, {@link dev.quiver.query.Query#forEach} or
  * {@link dev.quiver.query.Query#rows(int)}; each result is a {@link dev.quiver.query.QueryRow}.
  * Creation errors are {@link dev.quiver.query.QuerySyntaxException},
- * {@link dev.quiver.query.UnknownQueryNameException} and
- * {@link dev.quiver.query.UnsupportedQueryException}, all {@link dev.quiver.error.QuiverException}s
+ * {@link dev.quiver.query.UnknownQueryNameException},
+ * {@link dev.quiver.query.UnsupportedQueryException} and
+ * {@link dev.quiver.query.QueryValidationException}, all {@link dev.quiver.error.QuiverException}s
  * that carry the offending token and its column ({@link dev.quiver.query.QueryError}).
  *
  * <p>The stages live in sub-packages, one per stage (STYLE.md, "one package per query stage"):

@@ -68,9 +68,6 @@ class QueryErrorsTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
-        "`Position(up)`                     | `unsupported: traversal 'up' at column 10`",
-        "`Position, Position(cascade)`      | `unsupported: traversal 'cascade' at column 20`",
-        "`Position(self|up LocatedIn)`      | `unsupported: traversal 'up' at column 10`",
         "`Position, and | e`                | `unsupported: operator 'and |' at column 11`",
         "`(LocatedIn, e|up)`                | `unsupported: traversal 'up' on a term target at column 15`",
         "`Position || Position(e)`          | `unsupported: '||' alternatives with different sources at column 13`",

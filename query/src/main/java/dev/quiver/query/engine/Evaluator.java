@@ -26,7 +26,8 @@ import java.util.List;
  * caches, transitive closures). Not thread-safe; create one per run.
  *
  * <p>Operation families: id terms, operators and {@code EACH} here; the transitive operations in
- * {@link TransitiveOps} (over {@link Closure}s); the equality predicates in {@link PredicateOps}.
+ * {@link TransitiveOps} (over {@link Closure}s); the equality predicates in {@link PredicateOps};
+ * upward traversal ({@code up R}, {@code self|up R}) in {@link UpTraversal}.
  *
  * <p>Prefab and Disabled tables are skipped unless the query mentions those ids (QS-47). Terms
  * widened by IsA inheritance (component inheritance, {@code self|up IsA}) run in {@link InheritOps}.
@@ -58,7 +59,7 @@ public final class Evaluator {
     final Bindings b;
     final Cont[] next;
     private final boolean[] flag;
-    private final LongArrayList[] scratch;
+    final LongArrayList[] scratch;
     private final Table[] cacheTable;
     private final long[] cacheFirst;
     private final long[] cacheSecond;
@@ -66,6 +67,7 @@ public final class Evaluator {
     private final TransitiveOps transitive = new TransitiveOps(this);
     private final PredicateOps predicates = new PredicateOps(this);
     private final InheritOps inheritance = new InheritOps(this);
+    private final UpTraversal up = new UpTraversal(this);
     private Sink sink;
     boolean counting;
     private long count;
@@ -221,6 +223,8 @@ public final class Evaluator {
             case TRANS_UP: return transitive.up(s);
             case TRANS_ALL: return transitive.all(s);
             case TRANS_TEST: return transitive.test(s);
+            case UP_SELECT: return up.select(s);
+            case UP_WITH: return up.with(s);
             case PRED_EQ: return predicates.eq(s);
             case PRED_NEQ: return predicates.neq(s);
             case PRED_MATCH: return predicates.match(s);
@@ -333,7 +337,7 @@ public final class Evaluator {
         return emitAll(s, t, m, src, next[id]);
     }
 
-    private boolean emitAll(Step s, ResolvedTerm t, LongArrayList m, long src, Cont k) {
+    boolean emitAll(Step s, ResolvedTerm t, LongArrayList m, long src, Cont k) {
         for (int i = 0, n = m.size(); i < n; i++) {
             if (!emit(s, t, m.getLong(i), src, k)) {
                 return false;

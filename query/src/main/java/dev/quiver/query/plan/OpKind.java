@@ -17,6 +17,13 @@ public enum OpKind {
     TRANS_ALL,
     /** Transitive R, both bound: reachability test. */
     TRANS_TEST,
+    /**
+     * {@code T(up R)} / {@code T(self|up R)}, source unbound: the holders of T and their
+     * descendants through R (reverse index), each tested as {@link #UP_WITH}.
+     */
+    UP_SELECT,
+    /** {@code T(up R)} / {@code T(self|up R)}, source bound or fixed: the nearest ancestor through R with T. */
+    UP_WITH,
     /** {@code $v == x}: binds an unbound variable, tests a bound one. */
     PRED_EQ,
     /** {@code $v != x}. */

@@ -93,6 +93,7 @@ final class PerTable {
         if (src.isVar() && src.slot() == v) {
             switch (s.kind()) {
                 case WITH:
+                case UP_WITH: // the walk reads only the source's table type (its R pairs), then other entities
                     return true;
                 case TRANS_UP:
                 case TRANS_TEST:

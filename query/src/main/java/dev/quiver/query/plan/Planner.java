@@ -262,7 +262,10 @@ public final class Planner {
             case TRANS_TEST:
                 return 2;
             case TRANS_UP:
+            case UP_WITH:
                 return 10;
+            case UP_SELECT:
+                return 100 + 4 * rows(pattern(r));
             case TRANS_DOWN: {
                 long all = rows(Ids.pair(r.first().entity(), Ids.WILDCARD));
                 long est = all;
@@ -327,6 +330,9 @@ public final class Planner {
         Operand src = r.source();
         boolean srcBound = src.kind() == Operand.Kind.CONST || src.kind() == Operand.Kind.LOOKUP
             || (src.isVar() && bound.get(src.slot()));
+        if (r.up() != null) {
+            return srcBound ? OpKind.UP_WITH : OpKind.UP_SELECT;
+        }
         if (r.transitive()) {
             Operand sec = r.second();
             boolean secBound = sec.kind() == Operand.Kind.CONST || (sec.isVar() && bound.get(sec.slot()));

@@ -25,10 +25,12 @@ import dev.quiver.query.parse.Term;
  *     least one R pair, whatever order the planner runs the terms in (Flecs v4 behaviour,
  *     conformance NOTES K4)
  * @param inherit how IsA inheritance widens the term ({@link Inherit#NONE} for most terms)
+ * @param up the upward traversal of the source ({@code up R}, {@code self|up R}), or null when the
+ *     term matches on the source itself
  */
 public record ResolvedTerm(Term ast, Operand first, Operand second, Operand source, Predicate predicate,
                            String text, boolean transitive, boolean reflexive, boolean selfNeedsPair,
-                           Inherit inherit) {
+                           Inherit inherit, Up up) {
 
     /**
      * IsA inheritance of a term on a plain fixed id X (Flecs v4, FEATURES ISA-10, ISA-12):
@@ -51,15 +53,15 @@ public record ResolvedTerm(Term ast, Operand first, Operand second, Operand sour
 
     ResolvedTerm(Term ast, Operand first, Operand second, Operand source, Predicate predicate,
                  String text, boolean transitive, boolean reflexive, boolean selfNeedsPair) {
-        this(ast, first, second, source, predicate, text, transitive, reflexive, selfNeedsPair, Inherit.NONE);
+        this(ast, first, second, source, predicate, text, transitive, reflexive, selfNeedsPair, Inherit.NONE, null);
     }
 
     ResolvedTerm withSelfNeedsPair(boolean b) {
-        return new ResolvedTerm(ast, first, second, source, predicate, text, transitive, reflexive, b, inherit);
+        return new ResolvedTerm(ast, first, second, source, predicate, text, transitive, reflexive, b, inherit, up);
     }
 
     ResolvedTerm withInherit(Inherit i) {
-        return new ResolvedTerm(ast, first, second, source, predicate, text, transitive, reflexive, selfNeedsPair, i);
+        return new ResolvedTerm(ast, first, second, source, predicate, text, transitive, reflexive, selfNeedsPair, i, up);
     }
 
     /** True when evaluating the term can give {@code slot} a value (not a lookup base, not a filter). */
@@ -93,6 +95,6 @@ public record ResolvedTerm(Term ast, Operand first, Operand second, Operand sour
             return source + " " + predicate.symbol() + " " + (text != null ? "\"" + text + "\"" : second);
         }
         String id = second == null ? first.toString() : "(" + first + "," + second + ")";
-        return id + "(" + source + ")";
+        return id + "(" + source + (up != null ? "|" + up : "") + ")";
     }
 }

@@ -24,7 +24,8 @@ import java.util.Map;
  * slots, reads the relationship traits (Flecs v4 Transitive, Reflexive, Acyclic, Singleton, as at
  * query creation) and checks the rules Flecs enforces at creation: names must exist,
  * {@code !=}/{@code ~=} read variables bound by an earlier written term, {@code R($x, $x)} is
- * refused for an acyclic R, and the terms of an Or chain share their source.
+ * refused for an acyclic R, and the terms of an Or chain share their source. Source traversal
+ * flags ({@code up}, {@code self|up}, {@code cascade}, {@code desc}) are checked by {@link UpRules}.
  */
 final class Resolver {
     private static final int THIS = 0;
@@ -217,6 +218,15 @@ final class Resolver {
         } else {
             source = source(srcRef, first, inScope);
         }
+        boolean transitive = false, reflexive = false;
+        if (first.kind() == Operand.Kind.CONST && second != null && second.kind() != Operand.Kind.ANY
+            && !second.selfOnly() && source.kind() != Operand.Kind.ANY && !Ids.isPair(first.entity())
+            && world.isAlive(first.entity())) {
+            transitive = world.has(first.entity(), Builtin.TRANSITIVE);
+            reflexive = transitive && world.has(first.entity(), Builtin.REFLEXIVE);
+        }
+        // a plain Inherit id's 'up IsA' was taken over by InheritedTerms above (srcRef lost it)
+        Up up = UpRules.of(world, t, srcRef, first, transitive);
         if (first.kind() == Operand.Kind.CONST) {
             noteBuiltin(first.entity());
             if (!Ids.isPair(first.entity()) && second != null) {
@@ -228,13 +238,6 @@ final class Resolver {
         if (second != null && second.kind() == Operand.Kind.CONST) {
             noteBuiltin(second.entity());
         }
-        boolean transitive = false, reflexive = false;
-        if (first.kind() == Operand.Kind.CONST && second != null && second.kind() != Operand.Kind.ANY
-            && !second.selfOnly() && source.kind() != Operand.Kind.ANY && !Ids.isPair(first.entity())
-            && world.isAlive(first.entity())) {
-            transitive = world.has(first.entity(), Builtin.TRANSITIVE);
-            reflexive = transitive && world.has(first.entity(), Builtin.REFLEXIVE);
-        }
         if (second != null && second.isVar() && source.isVar() && second.slot() == source.slot()
             && first.kind() == Operand.Kind.CONST && (transitive || (!Ids.isPair(first.entity())
             && world.isAlive(first.entity()) && world.has(first.entity(), Builtin.ACYCLIC)))) {
@@ -243,7 +246,7 @@ final class Resolver {
                 + " relationship '" + first.text() + "' at column " + t.second().column(), second.text(),
                 t.second().column());
         }
-        return new ResolvedTerm(t, first, second, source, null, null, transitive, reflexive, false, inherit);
+        return new ResolvedTerm(t, first, second, source, null, null, transitive, reflexive, false, inherit, up);
     }
 
     private void noteBuiltin(long e) {
@@ -324,10 +327,7 @@ final class Resolver {
         if (tr.relationship() != null) {
             lookup(tr.relationship().name(), tr.relationship().column());
         }
-        if (!tr.isNone() && !tr.selfOnly()) {
-            String what = tr.up() ? "up" : tr.cascade() ? "cascade" : "desc";
-            throw new UnsupportedQueryException("traversal '" + what + "'", what, tr.column());
-        }
+        // up / cascade / desc are checked and resolved by UpRules once the term's id is known
         switch (r.kind()) {
             case DEFAULT:
                 return Operand.var(slot(TermRef.THIS, inScope), "$this", false);

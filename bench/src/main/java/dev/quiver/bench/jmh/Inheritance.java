@@ -1,0 +1,120 @@
+package dev.quiver.bench.jmh;
+
+import dev.quiver.bench.Machine;
+import dev.quiver.index.ChronicleSupport;
+import dev.quiver.storage.Builtin;
+import dev.quiver.storage.FieldType;
+import dev.quiver.storage.Schema;
+import dev.quiver.storage.World;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * JMH micro-benchmarks of issue 9's figures (Flecs v4 IsA inheritance and prefabs): instantiating
+ * a prefab with 10 Override components and 10 named children, in batches of {@link #BATCH}
+ * instances per transaction (microseconds per instance), and {@code get} of an Inherit component
+ * through a 3-level IsA chain (nanoseconds per get).
+ *
+ * <p>Run with {@code java -jar bench/target/quiver-bench.jar jmh Inheritance}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx2g",
+    "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
+    "--add-exports=jdk.unsupported/sun.misc=ALL-UNNAMED",
+    "--add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
+    "--add-opens=jdk.compiler/com.sun.tools.javac=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
+    "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "-Dchronicle.analytics.disable=true"})
+public class Inheritance {
+    /** Prefab instances created per invocation of {@link #instantiatePrefab} (one transaction). */
+    static final int BATCH = 100;
+
+    private Path tmp;
+    private World w;
+    private long prefab;
+    private long isA;
+    private long leaf;
+    private long shared;
+
+    /** A world with the prefab (10 f64 components, 10 named children) and the 3-level IsA chain. */
+    @Setup(Level.Trial)
+    public void setUp() throws IOException {
+        ChronicleSupport.init();
+        tmp = Files.createTempDirectory("quiver-jmh-");
+        w = World.create(tmp.resolve("world"));
+        isA = Builtin.IS_A;
+        Schema value = Schema.of("v", FieldType.F64);
+        w.transaction(t -> {
+            prefab = t.entity("Ship");
+            t.add(prefab, Builtin.PREFAB);
+            for (int i = 0; i < 10; i++) {
+                long c = t.component("C" + i, value);
+                t.set(prefab, c, new Object[] {(double) i});
+                long child = t.entity("Ship.part" + i);
+                t.add(child, Builtin.PREFAB);
+            }
+            shared = t.component("Shared", value);
+            t.add(shared, t.pair(Builtin.ON_INSTANTIATE, Builtin.INHERIT));
+            long base = t.entity("Base0");
+            t.set(base, shared, new Object[] {42.0});
+            long b1 = t.entity("Base1");
+            t.add(b1, t.pair(isA, base));
+            long b2 = t.entity("Base2");
+            t.add(b2, t.pair(isA, b1));
+            leaf = t.entity("leaf");
+            t.add(leaf, t.pair(isA, b2));
+        });
+        if (((Number) w.get(leaf, shared).get("v")).doubleValue() != 42.0) {
+            throw new IllegalStateException("the inherited value is not read through the IsA chain");
+        }
+    }
+
+    /** Removes the world. */
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        w.close();
+        Machine.deleteTree(tmp);
+    }
+
+    /** Instantiates the prefab {@link #BATCH} times in one committed transaction; microseconds per instance. */
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    @OperationsPerInvocation(BATCH)
+    public long instantiatePrefab() {
+        return w.transactionResult(t -> {
+            long last = 0;
+            for (int i = 0; i < BATCH; i++) {
+                last = t.entity();
+                t.add(last, t.pair(isA, prefab));
+            }
+            return last;
+        });
+    }
+
+    /** {@code get} of an Inherit component the entity reads from the base three IsA steps up; nanoseconds. */
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.NANOSECONDS)
+    public Object inheritedGet() {
+        return w.get(leaf, shared);
+    }
+}
