@@ -9,8 +9,8 @@ import java.util.Arrays;
  * The lowest common ancestors of two nodes, reading the relationships as transitive and reflexive
  * (an edge {@code u -> v} makes v an ancestor of u, e.g. a WordNet hypernym; every node is its own
  * ancestor). A common ancestor is <em>lowest</em> when no other common ancestor lies below it, that
- * is no edge enters it from a common ancestor outside its own cycle group (all ancestors of a common
- * ancestor are common, so one edge is enough to tell). In a DAG this is the usual set of minimal
+ * is no edge enters its cycle group (any node of it) from a common ancestor outside the group (all
+ * ancestors of a common ancestor are common, so one edge is enough to tell). In a DAG this is the usual set of minimal
  * common ancestors; {@code lca(dog, cat)} in WordNet's KindOf is {@code carnivore_n_01}.
  *
  * <p>Results are ordered by the sum of the two shortest distances, then by node.
@@ -26,19 +26,25 @@ public record CommonAncestors(int[] nodes, int[] distanceA, int[] distanceB) {
         StrongComponents s = g.strongComponents();
         int[] inStart = g.inStart();
         int[] in = g.inSources();
-        IntArrayList found = new IntArrayList();
+        // a cycle group is entered when an edge comes into any of its nodes from a common ancestor
+        // outside it: then every node of the group lies above that ancestor (found by a random test:
+        // checking the in-edges of the node alone missed edges into the rest of its group)
+        boolean[] entered = new boolean[s.count()];
         for (int c = 0; c < da.length; c++) {
             if (da[c] < 0 || db[c] < 0) {
                 continue;
             }
-            boolean lowest = true;
-            for (int e = inStart[c]; e < inStart[c + 1] && lowest; e++) {
+            for (int e = inStart[c]; e < inStart[c + 1]; e++) {
                 int d = in[e];
                 if (da[d] >= 0 && db[d] >= 0 && s.component(d) != s.component(c)) {
-                    lowest = false;
+                    entered[s.component(c)] = true;
+                    break;
                 }
             }
-            if (lowest) {
+        }
+        IntArrayList found = new IntArrayList();
+        for (int c = 0; c < da.length; c++) {
+            if (da[c] >= 0 && db[c] >= 0 && !entered[s.component(c)]) {
                 found.add(c);
             }
         }

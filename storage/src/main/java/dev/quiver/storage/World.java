@@ -122,7 +122,7 @@ public final class World implements AutoCloseable {
         values = new Values(entities, tables, moves, schemas, rules, paths, changes);
         inheritance = new Inheritance(entities, tables);
         values.setInheritance(inheritance);
-        rules.setInstantiation(new Prefabs(entities, moves, names, reverse, rules, hierarchy, inheritance, paths, changes));
+        rules.setInstantiation(new Prefabs(entities, tables, moves, names, rules, hierarchy, inheritance, paths, changes));
         cleanup = new Cleanup(entities, tables, moves, reverse, names, schemas, traits, paths, changes);
         WorldParts parts = new WorldParts(entities, names, tables, schemas, reverse);
         format = new WorldFormat(parts);

@@ -82,7 +82,8 @@ public final class Hierarchy {
     /**
      * A new world's builtins (Flecs v4): the named builtin entities at their fixed indices, then
      * the builtin traits: ChildOf is Exclusive, Acyclic, Traversable, DontInherit and deletes its
-     * children with their parent; IsA is Transitive, Reflexive, Acyclic and Traversable.
+     * children with their parent; IsA is Transitive, Reflexive, Acyclic and Traversable;
+     * Transitive has {@code (With, Traversable)} and Traversable {@code (With, Acyclic)}.
      */
     public void placeBuiltins() {
         for (int i = 1; i < Builtin.FIRST_USER_INDEX; i++) {
@@ -99,5 +100,8 @@ public final class Hierarchy {
         for (long trait : new long[] {Builtin.TRANSITIVE, Builtin.REFLEXIVE, Builtin.ACYCLIC, Builtin.TRAVERSABLE}) {
             rules.add(isA, trait);
         }
+        // Flecs v4: Transitive brings Traversable, which brings Acyclic (FEATURES TRT-05, TRT-15)
+        rules.add(Ids.index(Builtin.TRANSITIVE), Ids.pair(Builtin.WITH, Builtin.TRAVERSABLE));
+        rules.add(Ids.index(Builtin.TRAVERSABLE), Ids.pair(Builtin.WITH, Builtin.ACYCLIC));
     }
 }

@@ -1,7 +1,6 @@
 package dev.quiver.storage.rules;
 
 import dev.quiver.index.Ids;
-import dev.quiver.index.ReverseIndex;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.ConstraintException;
 import dev.quiver.storage.OnInstantiate;
@@ -10,6 +9,7 @@ import dev.quiver.storage.entity.EntityNames;
 import dev.quiver.storage.table.Column;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.TableMoves;
+import dev.quiver.storage.table.TableSet;
 import dev.quiver.storage.table.Types;
 import dev.quiver.storage.tx.Changes;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
@@ -48,9 +48,9 @@ public final class Prefabs implements TraitRules.Instantiation {
     private static final int CHILD_OF = Ids.index(Builtin.CHILD_OF);
 
     private final EntityIndex entities;
+    private final TableSet tables;
     private final TableMoves moves;
     private final EntityNames names;
-    private final ReverseIndex reverse;
     private final TraitRules rules;
     private final Hierarchy hierarchy;
     private final Inheritance inheritance;
@@ -61,12 +61,12 @@ public final class Prefabs implements TraitRules.Instantiation {
     private int outermost;
     private int outermostInstance;
 
-    public Prefabs(EntityIndex entities, TableMoves moves, EntityNames names, ReverseIndex reverse,
+    public Prefabs(EntityIndex entities, TableSet tables, TableMoves moves, EntityNames names,
                    TraitRules rules, Hierarchy hierarchy, Inheritance inheritance, Paths paths, Changes changes) {
         this.entities = entities;
+        this.tables = tables;
         this.moves = moves;
         this.names = names;
-        this.reverse = reverse;
         this.rules = rules;
         this.hierarchy = hierarchy;
         this.inheritance = inheritance;
@@ -182,8 +182,14 @@ public final class Prefabs implements TraitRules.Instantiation {
     }
 
     private void instantiateChildren(int instance, int base) {
+        // the children through the component index: the base's reverse-index entries also list
+        // every instance (IsA, base), which would make each instantiation cost O(instances)
         var children = new IntArrayList();
-        reverse.forEachSource(base, CHILD_OF, children::add);
+        for (Table t : tables.matching(Ids.pairOfIndices(CHILD_OF, base))) {
+            for (int r = 0; r < t.count(); r++) {
+                children.add(Ids.index(t.entity(r)));
+            }
+        }
         children.sort(null);
         long instanceId = entities.idOf(instance);
         for (int k = 0; k < children.size(); k++) {

@@ -148,11 +148,23 @@ public final class TraitRules {
 
     /** Adds one checked id to entity index {@code idx} under the traits; an id it has changes nothing. */
     public void add(int idx, long id) {
+        add(idx, id, false);
+    }
+
+    /**
+     * @param implied added by a builtin trait's {@code (With, X)} (Transitive brings Traversable,
+     *     Traversable brings Acyclic, FEATURES TRT-05/TRT-15): an implied Acyclic on a user
+     *     relationship in use is accepted, since Quiver accepts cycles in user relationships and
+     *     so has no existing data to validate (TRT-21); added explicitly it is still refused
+     */
+    private void add(int idx, long id, boolean implied) {
         Table t = moves.tableOf(idx);
         if (t.hasId(id)) {
             return;
         }
-        checkStructuralChange(idx, id, "add");
+        if (!(implied && id == Builtin.ACYCLIC)) {
+            checkStructuralChange(idx, id, "add");
+        }
         if (!Ids.isPair(id)) {
             moves.move(idx, tables.withId(t, id));
             if (instantiation != null) {
@@ -206,7 +218,7 @@ public final class TraitRules {
                 int x = Ids.second(w);
                 long add = target < 0 ? entities.getAny(x) : Ids.pairOfIndices(x, target);
                 if (add != 0 && !moves.tableOf(idx).hasId(add)) {
-                    add(idx, add);
+                    add(idx, add, idIndex < Builtin.FIRST_USER_INDEX);
                 }
             }
         }

@@ -258,14 +258,18 @@ class PageCodecTest {
         old.i32(300);
         old.i32(10);
         old.i32(0);
-        try (var meta = dev.quiver.index.PagedMap.open(dir.resolve("meta.cm"), "meta", 64, 256, false)) {
-            meta.put(0, old.toBytes());
+        // put in place of the meta page (family 0, key 0) of the world's newest generation file
+        var gens = dev.quiver.storage.file.Store.generationFiles(dir);
+        Path gen = gens.get(gens.size() - 1);
+        long metaKey = dev.quiver.storage.file.Store.generationKey(0, 0);
+        try (var meta = dev.quiver.index.PagedMap.open(gen, "gen", 64, 256, false)) {
+            meta.put(metaKey, old.toBytes());
         }
         var e = assertThrows(WorldFormatException.class, () -> World.open(dir));
         assertTrue(e.getMessage().contains("format version 2") && e.getMessage().contains("this build reads " + WorldFormat.VERSION),
                 e.getMessage());
-        try (var meta = dev.quiver.index.PagedMap.open(dir.resolve("meta.cm"), "meta", 64, 256, false)) {
-            assertArrayEquals(old.toBytes(), meta.get(0), "the refused world is left as it was");
+        try (var meta = dev.quiver.index.PagedMap.open(gen, "gen", 64, 256, false)) {
+            assertArrayEquals(old.toBytes(), meta.get(metaKey), "the refused world is left as it was");
         }
     }
 
