@@ -77,6 +77,31 @@ class WorldVerbsTest {
     }
 
     @Test
+    void targetsAndSourcesListOwnedPairs() {
+        run("add", w, "Eats", "Transitive").ok();
+        run("add", w, "dog", "(Eats, meat)", "(Eats, bone)").ok();
+        run("add", w, "cat", "(Eats, meat)").ok();
+        run("add", w, "meat", "(Eats, grass)").ok();
+        assertEquals("meat\nbone\n", run("targets", w, "dog", "Eats").ok().out(), "in id order: meat was made first");
+        assertEquals("", run("targets", w, "cat", "Likes").badInput("unknown").out());
+        run("add", w, "Likes", "Pet").ok();
+        assertEquals("", run("targets", w, "cat", "Likes").ok().out());
+        assertEquals("cat\ndog\n", run("sources", w, "Eats", "meat").ok().out(), "owned pairs only, sorted");
+        run("sources", w, "Eats", "nowhere").badInput("unknown");
+        run("sources", tmp.resolve("missing").toString(), "Eats", "meat").badInput("does not exist");
+    }
+
+    @Test
+    void aSingletonOnAnotherEntityIsBadInputAndChangesNothing() {
+        run("add", w, "TimeOfDay", "Singleton").ok();
+        run("add", w, "TimeOfDay", "TimeOfDay").ok(); // on its own entity
+        run("add", w, "e", "Pet").ok();
+        Map<String, String> before = fingerprint(Path.of(w));
+        run("add", w, "e", "TimeOfDay").badInput("Singleton");
+        assertEquals(before, fingerprint(Path.of(w)));
+    }
+
+    @Test
     void removeTakesIdsAwayAndNeedsKnownNames() {
         run("add", w, "dog", "(Eats, bone)", "(Eats, meat)", "Pet").ok();
         assertEquals("dog: removed (Eats,bone)\n", run("remove", w, "dog", "(Eats, bone)").ok().out());

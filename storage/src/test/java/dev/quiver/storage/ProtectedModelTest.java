@@ -106,4 +106,22 @@ class ProtectedModelTest {
         assertTrue(w.isAlive(ship));
         assertEquals(List.of(), w.check());
     }
+
+    /** Flecs v4 Singleton: the component lives on its own entity; adding or setting it elsewhere is refused. */
+    @Test
+    void aSingletonLivesOnItsOwnEntityOnly() {
+        w = World.create(tmp.resolve("w"));
+        long time = w.component("TimeOfDay", Schema.of("hour", FieldType.F64));
+        w.add(time, Builtin.SINGLETON);
+        w.set(time, time, new Object[] {6.0});
+        long e = w.entity("e");
+        long[] before = w.type(e);
+        var ex = assertThrows(SingletonException.class, () -> w.add(e, time));
+        assertTrue(ex.getMessage().contains("TimeOfDay") && ex.getMessage().contains("Singleton"), ex.getMessage());
+        assertThrows(SingletonException.class, () -> w.set(e, time, new Object[] {7.0}));
+        assertThrows(SingletonException.class, () -> w.add(e, new long[] {time}));
+        assertArrayEquals(before, w.type(e), "nothing changed");
+        assertEquals(6.0, ((Number) w.get(time, time).get("hour")).doubleValue());
+        assertEquals(List.of(), w.check());
+    }
 }

@@ -5,6 +5,7 @@ import dev.quiver.storage.Builtin;
 import dev.quiver.storage.ConstraintException;
 import dev.quiver.storage.CycleException;
 import dev.quiver.storage.FinalException;
+import dev.quiver.storage.SingletonException;
 import dev.quiver.storage.DeadEntityException;
 import dev.quiver.storage.IdException;
 import dev.quiver.storage.entity.EntityIndex;
@@ -166,6 +167,10 @@ public final class TraitRules {
             checkStructuralChange(idx, id, "add");
         }
         if (!Ids.isPair(id)) {
+            if (Ids.index(id) != idx && traits.has(Ids.index(id), Builtin.SINGLETON)) {
+                throw new SingletonException("cannot add " + paths.elementName(Ids.index(id)) + " to "
+                        + paths.elementName(idx) + ": it is a Singleton, which lives on its own entity only");
+            }
             moves.move(idx, tables.withId(t, id));
             if (instantiation != null) {
                 instantiation.idAdded(idx, id);

@@ -88,7 +88,7 @@ public final class Traits {
 
     /**
      * True when adding {@code id} has no effect beyond the id itself: no write-time trait applies
-     * (Exclusive, Symmetric, With, OneOf, ChildOf, IsA). Such ids may be added in bulk.
+     * (Exclusive, Symmetric, With, OneOf, Singleton, ChildOf, IsA). Such ids may be added in bulk.
      */
     public boolean isPlainAdd(long id) {
         int subject = Ids.isPair(id) ? Ids.first(id) : Ids.index(id);
@@ -97,7 +97,7 @@ public final class Traits {
         }
         int with = Ids.index(Builtin.WITH), oneOf = Ids.index(Builtin.ONE_OF);
         for (long t : typeOf(subject)) {
-            if (t == Builtin.EXCLUSIVE || t == Builtin.SYMMETRIC || t == Builtin.ONE_OF) {
+            if (t == Builtin.EXCLUSIVE || t == Builtin.SYMMETRIC || t == Builtin.ONE_OF || t == Builtin.SINGLETON) {
                 return false;
             }
             if (Ids.isPair(t) && (Ids.first(t) == with || Ids.first(t) == oneOf)) {
