@@ -62,8 +62,19 @@ final class Answer {
      * @throws dev.quiver.error.QuiverException for a malformed query or an unknown name
      */
     static Answer evaluate(World w, String text, Integer limit, boolean countOnly) {
+        return evaluate(w, text, java.util.Map.of(), limit, countOnly);
+    }
+
+    /**
+     * Evaluates {@code text} with the variables {@code vars} (name without {@code $} to entity
+     * name, path or id) set before evaluation ({@link Query#set}).
+     */
+    static Answer evaluate(World w, String text, java.util.Map<String, String> preset, Integer limit, boolean countOnly) {
         long start = System.nanoTime();
         Query q = Query.parse(w, text);
+        for (var v : preset.entrySet()) {
+            q = q.set(v.getKey(), w.resolve(v.getValue()));
+        }
         List<String> vars = new ArrayList<>();
         for (String v : q.variableNames()) {
             vars.add(v);

@@ -42,6 +42,11 @@ final class QueryCommand extends BaseCommand {
     @Option(names = "--queries-file", paramLabel = "FILE", description = "Run every query in FILE, one per line.")
     Path queriesFile;
 
+    @Option(names = "--var", paramLabel = "NAME=ENTITY", mapFallbackValue = "",
+            description = "Set variable $NAME to ENTITY (a name, path or id) before evaluation, instead of pasting "
+                    + "the name into the query text; repeatable. Not with --queries-file or --format canonical.")
+    java.util.LinkedHashMap<String, String> vars = new java.util.LinkedHashMap<>();
+
     @Override
     public Integer call() {
         if ((query == null) == (queriesFile == null)) {
@@ -50,6 +55,15 @@ final class QueryCommand extends BaseCommand {
         if (limit != null && limit < 0) {
             throw new CliInputException("--limit must be 0 or more, got " + limit);
         }
+        if (!vars.isEmpty() && (queriesFile != null || format == ResultFormat.canonical)) {
+            throw new CliInputException("--var applies to a single QUERY, not to --queries-file or --format canonical");
+        }
+        for (var v : vars.entrySet()) {
+            if (v.getValue().isEmpty() || !v.getKey().matches("\\$?[A-Za-z][A-Za-z0-9_]*")) {
+                throw new CliInputException("--var takes NAME=ENTITY, got '" + v.getKey()
+                        + (v.getValue().isEmpty() ? "" : "=" + v.getValue()) + "'");
+            }
+        }
         if (format == ResultFormat.canonical) {
             return canonical();
         }
@@ -57,7 +71,7 @@ final class QueryCommand extends BaseCommand {
         boolean countOnly = format == ResultFormat.count;
         try (World w = openReader(world)) {
             if (queries == null) {
-                format.print(Answer.evaluate(w, query, limit, countOnly), out());
+                format.print(Answer.evaluate(w, query, vars, limit, countOnly), out());
                 return ExitCodes.OK;
             }
             List<Answer> answers = new ArrayList<>();

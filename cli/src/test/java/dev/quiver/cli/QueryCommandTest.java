@@ -33,6 +33,20 @@ class QueryCommandTest {
     }
 
     @Test
+    void varSetsAVariableBeforeEvaluation() {
+        assertEquals(run("query", w, "KindOf(poodle, $x)", "--format", "count").ok().out(),
+            run("query", w, "KindOf($y, $x)", "--var", "y=poodle", "--format", "count").ok().out());
+        assertEquals("1\n", run("query", w, "KindOf($y, $x)", "--var", "y=poodle", "--var", "$x=animal",
+            "--format", "count").ok().out());
+        String out = run("query", w, "KindOf($y, $x)", "--var", "y=poodle", "--format", "jsonl").ok().out();
+        assertTrue(out.contains("poodle"), out);
+        run("query", w, "KindOf($y, $x)", "--var", "z=poodle").badInput("no variable $z");
+        run("query", w, "KindOf($y, $x)", "--var", "y=nosuchthing").badInput("nosuchthing");
+        run("query", w, "KindOf($y, $x)", "--var", "y").badInput("NAME=ENTITY");
+        run("query", w, "KindOf($y, $x)", "--var", "y=poodle", "--format", "canonical").badInput("single QUERY");
+    }
+
+    @Test
     void countPrintsTheNumberAlone() {
         assertEquals("5\n", run("query", w, "(KindOf, animal)", "--format", "count").ok().out());
         assertEquals("3\n", run("query", w, "KindOf(poodle, $x)", "--format", "COUNT").ok().out());

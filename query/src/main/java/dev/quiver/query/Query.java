@@ -59,11 +59,16 @@ public final class Query {
     private final World world;
     private final QueryAst ast;
     private final Plan plan;
+    /** Variables set before evaluation (names without {@code $}) and their entities, in {@link #set} order. */
+    private final List<String> presetNames;
+    private final long[] presetValues;
 
-    private Query(World world, QueryAst ast, Plan plan) {
+    private Query(World world, QueryAst ast, Plan plan, List<String> presetNames, long[] presetValues) {
         this.world = world;
         this.ast = ast;
         this.plan = plan;
+        this.presetNames = presetNames;
+        this.presetValues = presetValues;
     }
 
     /**
@@ -80,7 +85,41 @@ public final class Query {
      */
     public static Query parse(World world, String text) {
         QueryAst ast = QueryParser.parse(text);
-        return new Query(world, ast, Planner.plan(world, ast));
+        return new Query(world, ast, Planner.plan(world, ast), List.of(), new long[0]);
+    }
+
+    /**
+     * This query with variable {@code $name} set to {@code entity} before evaluation (Flecs v4
+     * iterator variables): every result has {@code $name = entity}, and the plan reads it as bound
+     * from the start instead of enumerating it, so {@code R($x, $y)} with {@code $x} set walks from
+     * that entity only. Use it rather than pasting a name into the query text. A query is
+     * immutable: this returns a new one (re-planned); setting the same variable again replaces
+     * its value.
+     *
+     * @param name   a named variable of the query, with or without the leading {@code $}
+     * @param entity an alive entity
+     * @throws QueryVariableException when the query has no such variable, it is {@code $this} or
+     *                                anonymous, or the entity is not alive
+     */
+    public Query set(String name, long entity) {
+        String n = name.startsWith("$") ? name.substring(1) : name;
+        if (!world.isAlive(entity)) {
+            throw new QueryVariableException("cannot set $" + n + " to " + world.idToString(entity)
+                    + ": it is not an alive entity", n);
+        }
+        var names = new ArrayList<>(presetNames);
+        long[] values;
+        int at = names.indexOf(n);
+        if (at >= 0) {
+            values = presetValues.clone();
+        } else {
+            names.add(n);
+            values = java.util.Arrays.copyOf(presetValues, presetValues.length + 1);
+            at = names.size() - 1;
+        }
+        values[at] = entity;
+        Plan p = Planner.plan(world, ast, names);
+        return new Query(world, ast, p, List.copyOf(names), values);
     }
 
     /** The query text as given. */
@@ -161,12 +200,12 @@ public final class Query {
      * counts the distinct sources, {@code R(S, $x)} the distinct reachable {@code $x}.
      */
     public long count() {
-        return new Evaluator(world, plan).count();
+        return new Evaluator(world, plan, presetValues).count();
     }
 
     /** Calls {@code action} with every result, in evaluation order (deterministic for a given world state). */
     public void forEach(Consumer<QueryRow> action) {
-        new Evaluator(world, plan).run(b -> {
+        new Evaluator(world, plan, presetValues).run(b -> {
             action.accept(row(b));
             return true;
         });
@@ -182,7 +221,7 @@ public final class Query {
         if (limit == 0) {
             return out;
         }
-        new Evaluator(world, plan).run(b -> {
+        new Evaluator(world, plan, presetValues).run(b -> {
             out.add(row(b));
             return limit < 0 || out.size() < limit;
         });

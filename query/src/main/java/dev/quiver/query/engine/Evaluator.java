@@ -77,9 +77,24 @@ public final class Evaluator {
 
     /** Prepares a run of {@code plan} over {@code world}. */
     public Evaluator(World world, Plan plan) {
+        this(world, plan, new long[0]);
+    }
+
+    /**
+     * An evaluation with the plan's preset variables bound: {@code presetValues[i]} is the entity
+     * of slot {@code plan.presetSlots()[i]}.
+     */
+    public Evaluator(World world, Plan plan, long[] presetValues) {
         this.world = world;
         this.plan = plan;
         this.b = new Bindings(plan.slotCount(), Math.max(plan.fieldCount(), 1));
+        int[] preset = plan.presetSlots();
+        if (presetValues.length != preset.length) {
+            throw new IllegalArgumentException(presetValues.length + " preset values for " + preset.length + " preset variables");
+        }
+        for (int i = 0; i < preset.length; i++) {
+            b.values[preset[i]] = presetValues[i];
+        }
         this.skippable = (!plan.matchPrefab() && !world.tables(Builtin.PREFAB).isEmpty())
             || (!plan.matchDisabled() && !world.tables(Builtin.DISABLED).isEmpty());
         int n = plan.stepCount();

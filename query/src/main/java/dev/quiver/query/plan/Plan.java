@@ -24,7 +24,7 @@ import java.util.List;
  */
 public record Plan(String text, List<Step> steps, int stepCount, List<String> slotNames,
                    List<String> variableNames, int[] variableSlots, boolean hasThis, int fieldCount,
-                   boolean matchPrefab, boolean matchDisabled) {
+                   boolean matchPrefab, boolean matchDisabled, int[] presetSlots) {
 
     public Plan {
         steps = List.copyOf(steps);

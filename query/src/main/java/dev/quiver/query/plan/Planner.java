@@ -1,5 +1,8 @@
 package dev.quiver.query.plan;
 
+import dev.quiver.query.QueryVariableException;
+import dev.quiver.query.parse.TermRef;
+
 import dev.quiver.index.Ids;
 import dev.quiver.query.QuerySyntaxException;
 import dev.quiver.query.UnknownQueryNameException;
@@ -44,9 +47,13 @@ public final class Planner {
     private List<String> slotNames;
     private int nextStepId;
 
-    private Planner(World world, QueryAst ast) {
+    /** Variables set before evaluation (Flecs' iterator variables), by name without {@code $}. */
+    private final List<String> preset;
+
+    private Planner(World world, QueryAst ast, List<String> preset) {
         this.world = world;
         this.ast = ast;
+        this.preset = preset;
     }
 
     /**
@@ -58,7 +65,17 @@ public final class Planner {
      *     term reads a variable that no term binds
      */
     public static Plan plan(World world, QueryAst ast) {
-        return new Planner(world, ast).build();
+        return new Planner(world, ast, List.of()).build();
+    }
+
+    /**
+     * Compiles a parsed query whose variables {@code preset} (names without {@code $}) are bound
+     * before evaluation: the plan reads them as bound from its first step and never binds them.
+     *
+     * @throws QueryVariableException when a name is not a variable of the query, or is {@code this}
+     */
+    public static Plan plan(World world, QueryAst ast, List<String> preset) {
+        return new Planner(world, ast, List.copyOf(preset)).build();
     }
 
     private Plan build() {
@@ -83,6 +100,20 @@ public final class Planner {
         }
         List<Step> steps = new ArrayList<>();
         BitSet bound = new BitSet();
+        int[] presetSlots = new int[preset.size()];
+        for (int i = 0; i < preset.size(); i++) {
+            String name = preset.get(i);
+            int slot = slotNames.indexOf(name);
+            if (name.equals(TermRef.THIS) || name.startsWith("_") || slot <= 0 || resolver.scopeOnly(slot)
+                    || !allSlots.get(slot)) {
+                throw new QueryVariableException(name.equals(TermRef.THIS)
+                        ? "the variable $this cannot be set (set a named variable of the query)"
+                        : "the query '" + ast.text() + "' has no variable $" + name + " to set", name);
+            }
+            presetSlots[i] = slot;
+            bound.set(slot);
+            positiveSlots.set(slot);
+        }
         if (allSlots.get(THIS) && !thisBoundByTerm) {
             steps.add(new Step(nextStepId++, OpKind.EACH, null, -1, null, List.of(), List.of(),
                 List.of(), new int[0], new int[] {THIS}, THIS, false));
@@ -103,7 +134,7 @@ public final class Planner {
         }
         int[] varSlots = slots.stream().mapToInt(Integer::intValue).toArray();
         return new Plan(ast.text(), steps, nextStepId, slotNames, names, varSlots, allSlots.get(THIS), fields,
-            resolver.matchPrefab(), resolver.matchDisabled());
+            resolver.matchPrefab(), resolver.matchDisabled(), presetSlots);
     }
 
     // ------------------------------------------------------------------ ordering
