@@ -1,6 +1,7 @@
 package dev.quiver.cli;
 
 import dev.quiver.error.BadInputException;
+import dev.quiver.query.Query;
 import dev.quiver.storage.World;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -42,6 +43,10 @@ final class QueryCommand extends BaseCommand {
     @Option(names = "--queries-file", paramLabel = "FILE", description = "Run every query in FILE, one per line.")
     Path queriesFile;
 
+    @Option(names = "--explain", description = "Print the compiled program, one instruction per line (nested "
+            + "steps indented), instead of evaluating the query.")
+    boolean explain;
+
     @Option(names = "--var", paramLabel = "NAME=ENTITY", mapFallbackValue = "",
             description = "Set variable $NAME to ENTITY (a name, path or id) before evaluation, instead of pasting "
                     + "the name into the query text; repeatable. Not with --queries-file or --format canonical.")
@@ -63,6 +68,19 @@ final class QueryCommand extends BaseCommand {
                 throw new CliInputException("--var takes NAME=ENTITY, got '" + v.getKey()
                         + (v.getValue().isEmpty() ? "" : "=" + v.getValue()) + "'");
             }
+        }
+        if (explain) {
+            if (queriesFile != null) {
+                throw new CliInputException("--explain applies to a single QUERY, not to --queries-file");
+            }
+            try (World w = openReader(world)) {
+                Query q = Query.parse(w, query);
+                for (var v : vars.entrySet()) {
+                    q = q.set(v.getKey(), w.resolve(v.getValue()));
+                }
+                out().print(q.plan());
+            }
+            return ExitCodes.OK;
         }
         if (format == ResultFormat.canonical) {
             return canonical();

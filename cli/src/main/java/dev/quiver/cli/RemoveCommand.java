@@ -2,6 +2,7 @@ package dev.quiver.cli;
 
 import dev.quiver.storage.World;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.nio.file.Path;
@@ -16,14 +17,33 @@ final class RemoveCommand extends BaseCommand {
     @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (must exist).")
     Path world;
 
-    @Parameters(index = "1", paramLabel = "ENTITY", description = "The entity's name or path.")
+    @Parameters(index = "1", arity = "0..1", paramLabel = "ENTITY", description = "The entity's name or path.")
     String entity;
 
-    @Parameters(index = "2..*", arity = "1..*", paramLabel = "ID", description = "Names or pairs \"(R, T)\".")
-    List<String> ids;
+    @Parameters(index = "2..*", arity = "0..*", paramLabel = "ID", description = "Names or pairs \"(R, T)\".")
+    List<String> ids = new ArrayList<>();
+
+    @Option(names = "--all", paramLabel = "ID", description = "Instead of ENTITY and IDs: remove ID (a name or pair "
+            + "\"(R, T)\", * and _ allowed) from every entity holding it, in one transaction.")
+    String all;
 
     @Override
     public Integer call() {
+        if (all != null) {
+            if (entity != null) {
+                throw new CliInputException("--all takes no ENTITY or IDs");
+            }
+            try (World w = openWriter(world)) {
+                long id = w.id(all);
+                int holders = w.tables(id).stream().mapToInt(t -> t.count()).sum();
+                w.removeAll(id);
+                out().println("removed " + all + " from " + holders + " entities");
+            }
+            return ExitCodes.OK;
+        }
+        if (entity == null || ids.isEmpty()) {
+            throw new CliInputException("give ENTITY and at least one ID, or --all ID");
+        }
         try (World w = openWriter(world)) {
             List<String> removed = new ArrayList<>();
             w.transaction(tx -> {

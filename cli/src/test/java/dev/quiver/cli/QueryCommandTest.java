@@ -47,6 +47,17 @@ class QueryCommandTest {
     }
 
     @Test
+    void explainPrintsTheCompiledProgramWithoutEvaluating() {
+        String plain = run("query", w, "KindOf($y, $x), Color($y, brown)", "--explain").ok().out();
+        assertTrue(plain.startsWith("0: "), plain);
+        assertTrue(plain.lines().count() >= 2, plain);
+        String set = run("query", w, "KindOf($y, $x), Color($y, brown)", "--explain", "--var", "y=dog").ok().out();
+        assertTrue(!set.equals(plain), "a set variable changes the program:\n" + plain + "---\n" + set);
+        run("query", w, "KindOf($y, $x", "--explain").badInput("");
+        run("query", w, "--queries-file", "x.txt", "--explain").badInput("single QUERY");
+    }
+
+    @Test
     void countPrintsTheNumberAlone() {
         assertEquals("5\n", run("query", w, "(KindOf, animal)", "--format", "count").ok().out());
         assertEquals("3\n", run("query", w, "KindOf(poodle, $x)", "--format", "COUNT").ok().out());

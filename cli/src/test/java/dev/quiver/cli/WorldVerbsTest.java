@@ -92,6 +92,26 @@ class WorldVerbsTest {
     }
 
     @Test
+    void deleteWithAndRemoveAllReachEveryHolder() {
+        run("add", w, "dog", "(Eats, meat)", "Pet").ok();
+        run("add", w, "cat", "(Eats, meat)", "Pet").ok();
+        run("add", w, "cow", "(Eats, grass)").ok();
+        assertEquals("removed Pet from 2 entities\n", run("remove", w, "--all", "Pet").ok().out());
+        assertFalse(has("dog", "Pet"));
+        assertEquals("deleted 2 entities (holders of (Eats, meat) and what cleanup took with them)\n",
+            run("delete", w, "--with", "(Eats, meat)").ok().out());
+        assertTrue(has("cow", "(Eats, grass)"));
+        Map<String, String> before = fingerprint(Path.of(w));
+        run("delete", w, "cow", "--with", "Pet").badInput("not both");
+        run("delete", w).badInput("ENTITY or --with");
+        run("remove", w, "cow", "--all", "Pet").badInput("--all takes no ENTITY");
+        run("remove", w, "cow").badInput("at least one ID");
+        run("remove", w, "--all", "Exclusive").badInput("builtin");
+        run("delete", w, "--with", "nosuch").badInput("nosuch");
+        assertEquals(before, fingerprint(Path.of(w)));
+    }
+
+    @Test
     void aSingletonOnAnotherEntityIsBadInputAndChangesNothing() {
         run("add", w, "TimeOfDay", "Singleton").ok();
         run("add", w, "TimeOfDay", "TimeOfDay").ok(); // on its own entity

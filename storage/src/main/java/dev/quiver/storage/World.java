@@ -615,6 +615,48 @@ public final class World implements AutoCloseable {
         mutate(() -> cleanup.delete(idx));
     }
 
+    /**
+     * Deletes every entity holding {@code id} (which may hold {@code *} or {@code _}), each with its
+     * cleanup policies, as one transaction (Flecs v4 {@code delete_with}).
+     *
+     * @throws ConstraintException when a builtin holds it (nothing is deleted), or a Panic policy refuses
+     */
+    public void deleteWith(long id) {
+        mutate(() -> {
+            for (int idx : holders(id)) {
+                if (entities.isAliveIndex(idx)) {
+                    cleanup.delete(idx);
+                }
+            }
+        });
+    }
+
+    /**
+     * Removes {@code id} (which may hold {@code *} or {@code _}) from every entity holding it, as one
+     * transaction (Flecs v4 {@code remove_all}).
+     *
+     * @throws ConstraintException when a builtin holds it (nothing changes)
+     */
+    public void removeAll(long id) {
+        mutate(() -> {
+            for (int idx : holders(id)) {
+                rules.removeMatching(idx, id);
+            }
+        });
+    }
+
+    /** Entity indices of the entities holding {@code id}, copied; refused when one is a builtin. */
+    private int[] holders(long id) {
+        if (id == 0) {
+            throw new IdException("the null id matches nothing");
+        }
+        int[] out = tables.holders(id);
+        for (int idx : out) {
+            rules.checkNotBuiltin(idx);
+        }
+        return out;
+    }
+
     // ------------------------------------------------------------------ read side for queries
 
     /**

@@ -290,4 +290,34 @@ class WorldTest {
         w = World.open(tmp.resolve("w"));
         assertNotEquals(0, w.lookup("kept"));
     }
+
+    /** Flecs v4 delete_with / remove_all: every holder of an id (wildcards allowed), one transaction. */
+    @Test
+    void deleteWithAndRemoveAllReachEveryHolderAtOnce() throws Exception {
+        w = World.create(tmp.resolve("w"));
+        long eats = w.entity("Eats"), meat = w.entity("meat"), grass = w.entity("grass");
+        long dog = w.entity("dog"), cow = w.entity("cow"), cat = w.entity("cat"), pet = w.entity("Pet");
+        w.add(dog, w.pair(eats, meat));
+        w.add(dog, pet);
+        w.add(cat, w.pair(eats, meat));
+        w.add(cat, pet);
+        w.add(cow, w.pair(eats, grass));
+        long kennel = w.entity("dog.kennel"); // deleted with its parent (ChildOf cleanup)
+        w.removeAll(pet);
+        assertFalse(w.has(dog, pet) || w.has(cat, pet));
+        assertTrue(w.isAlive(pet), "the id itself stays");
+        int before = w.entityCount();
+        w.deleteWith(w.pair(eats, meat));
+        assertFalse(w.isAlive(dog) || w.isAlive(cat) || w.isAlive(kennel));
+        assertTrue(w.isAlive(cow));
+        assertEquals(before - 3, w.entityCount());
+        w.removeAll(w.pair(eats, Ids.WILDCARD));
+        assertFalse(w.has(cow, w.pair(eats, grass)));
+        // a builtin holding the id: refused, nothing changed
+        long[] childOf = w.type(Builtin.CHILD_OF);
+        assertThrows(ConstraintException.class, () -> w.removeAll(Builtin.EXCLUSIVE));
+        assertThrows(ConstraintException.class, () -> w.deleteWith(Builtin.TRAVERSABLE));
+        assertArrayEquals(childOf, w.type(Builtin.CHILD_OF));
+        assertEquals(List.of(), w.check());
+    }
 }

@@ -130,6 +130,17 @@ public final class TableSet {
         removeEdges = new ArrayList<>();
     }
 
+    /** The entity indices of every entity in the tables {@link #matching} {@code id}, copied. */
+    public int[] holders(long id) {
+        var out = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        for (Table t : matching(id)) {
+            for (int r = 0; r < t.count(); r++) {
+                out.add(Ids.index(t.entity(r)));
+            }
+        }
+        return out.toIntArray();
+    }
+
     /**
      * The component index lookup behind {@code World.tables}: every table whose type holds
      * {@code id}, a plain id, a pair, or a wildcard record {@code (R,*)}, {@code (*,T)} ({@code _}
