@@ -32,7 +32,7 @@ import java.util.concurrent.Callable;
             ComponentCommand.class, SetCommand.class, DeleteCommand.class, ShowCommand.class, NewCommand.class,
             QueryCommand.class, StatsCommand.class, CheckCommand.class, SnapshotCommand.class,
             RestoreCommand.class, AnalyzeCommand.class, ExportCommand.class, DemoCommand.class,
-            TargetsCommand.class, SourcesCommand.class,
+            TargetsCommand.class, SourcesCommand.class, RenameCommand.class,
             HelpCommand.class})
 public final class Quiver implements Callable<Integer> {
 

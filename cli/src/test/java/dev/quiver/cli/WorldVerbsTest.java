@@ -112,6 +112,20 @@ class WorldVerbsTest {
     }
 
     @Test
+    void renameMovesThePathAndRefusesClashes() {
+        run("add", w, "house.kitchen.lamp", "Pet").ok();
+        run("add", w, "house.garage", "Pet").ok();
+        assertEquals("house.kitchen: renamed to house.cuisine\n", run("rename", w, "house.kitchen", "cuisine").ok().out());
+        assertTrue(run("show", w, "house.cuisine.lamp").ok().out().startsWith("house.cuisine.lamp\n"));
+        Map<String, String> before = fingerprint(Path.of(w));
+        run("rename", w, "house.garage", "cuisine").badInput("sibling");
+        run("rename", w, "house.garage", "bad name").badInput("invalid character");
+        run("rename", w, "ChildOf", "Parent").badInput("builtin");
+        run("rename", w, "house.nothing", "x").badInput("nothing");
+        assertEquals(before, fingerprint(Path.of(w)));
+    }
+
+    @Test
     void aSingletonOnAnotherEntityIsBadInputAndChangesNothing() {
         run("add", w, "TimeOfDay", "Singleton").ok();
         run("add", w, "TimeOfDay", "TimeOfDay").ok(); // on its own entity

@@ -622,13 +622,7 @@ public final class World implements AutoCloseable {
      * @throws ConstraintException when a builtin holds it (nothing is deleted), or a Panic policy refuses
      */
     public void deleteWith(long id) {
-        mutate(() -> {
-            for (int idx : holders(id)) {
-                if (entities.isAliveIndex(idx)) {
-                    cleanup.delete(idx);
-                }
-            }
-        });
+        mutate(() -> cleanup.deleteWith(rules.holders(id)));
     }
 
     /**
@@ -638,23 +632,20 @@ public final class World implements AutoCloseable {
      * @throws ConstraintException when a builtin holds it (nothing changes)
      */
     public void removeAll(long id) {
-        mutate(() -> {
-            for (int idx : holders(id)) {
-                rules.removeMatching(idx, id);
-            }
-        });
+        mutate(() -> rules.removeAll(id));
     }
 
-    /** Entity indices of the entities holding {@code id}, copied; refused when one is a builtin. */
-    private int[] holders(long id) {
-        if (id == 0) {
-            throw new IdException("the null id matches nothing");
-        }
-        int[] out = tables.holders(id);
-        for (int idx : out) {
-            rules.checkNotBuiltin(idx);
-        }
-        return out;
+    /**
+     * Renames an entity; its path and the name index follow (reparenting is adding
+     * {@code (ChildOf, P)}, which is Exclusive).
+     *
+     * @throws IdException         when {@code name} breaks the name grammar
+     * @throws ConstraintException when a sibling has that name, or the entity is a builtin
+     */
+    public void rename(long e, String name) {
+        int idx = aliveIndex(e);
+        rules.checkNotBuiltin(idx);
+        mutate(() -> hierarchy.rename(idx, name));
     }
 
     // ------------------------------------------------------------------ read side for queries

@@ -320,4 +320,31 @@ class WorldTest {
         assertArrayEquals(childOf, w.type(Builtin.CHILD_OF));
         assertEquals(List.of(), w.check());
     }
+
+    /** Rename and reparent: paths and the name index follow; a clash, a bad name or a builtin changes nothing. */
+    @Test
+    void renameAndReparentKeepPathsAndNamesInStep() throws Exception {
+        w = World.create(tmp.resolve("w"));
+        long kitchen = w.entity("house.kitchen");
+        long lamp = w.entity("house.kitchen.lamp");
+        long garage = w.entity("house.garage");
+        w.rename(kitchen, "cuisine");
+        assertEquals("house.cuisine.lamp", w.path(lamp));
+        assertEquals(lamp, w.lookup("house.cuisine.lamp"));
+        assertEquals(0, w.lookup("house.kitchen"));
+        w.add(lamp, w.pair(Builtin.CHILD_OF, garage)); // reparent: ChildOf is Exclusive
+        assertEquals("house.garage.lamp", w.path(lamp));
+        assertEquals(0, w.lookup("house.cuisine.lamp"));
+        assertThrows(ConstraintException.class, () -> w.rename(garage, "cuisine"));
+        assertThrows(IdException.class, () -> w.rename(garage, "bad name"));
+        assertThrows(IdException.class, () -> w.rename(garage, "123"));
+        assertThrows(ConstraintException.class, () -> w.rename(Builtin.CHILD_OF, "Parent"));
+        assertEquals("house.garage", w.path(garage));
+        assertEquals(List.of(), w.check());
+        w.close();
+        w = World.open(tmp.resolve("w"));
+        assertEquals(lamp, w.lookup("house.garage.lamp"));
+        assertEquals(kitchen, w.lookup("house.cuisine"));
+        assertEquals(List.of(), w.check());
+    }
 }

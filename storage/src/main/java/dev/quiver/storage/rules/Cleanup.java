@@ -54,6 +54,15 @@ public final class Cleanup {
         this.changes = changes;
     }
 
+    /** Deletes each entity index of {@code holders} still alive, with its cleanup (Flecs v4 delete_with). */
+    public void deleteWith(int[] holders) {
+        for (int idx : holders) {
+            if (entities.isAliveIndex(idx)) {
+                delete(idx);
+            }
+        }
+    }
+
     /**
      * Deletes entity index {@code root} and everything its cleanup policies reach.
      *

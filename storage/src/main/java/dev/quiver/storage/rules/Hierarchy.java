@@ -2,6 +2,8 @@ package dev.quiver.storage.rules;
 
 import dev.quiver.index.Ids;
 import dev.quiver.storage.Builtin;
+import dev.quiver.storage.table.Types;
+import dev.quiver.storage.ConstraintException;
 import dev.quiver.storage.entity.EntityIndex;
 import dev.quiver.storage.entity.EntityNames;
 import dev.quiver.storage.entity.Names;
@@ -77,6 +79,32 @@ public final class Hierarchy {
             rules.add(idx, Ids.pair(Builtin.CHILD_OF, parent));
         }
         return e;
+    }
+
+    /**
+     * Gives entity index {@code idx} a new name under its parent; the name index follows.
+     *
+     * @throws IdException         when {@code name} breaks the name grammar
+     * @throws ConstraintException when a sibling already has that name
+     */
+    public void rename(int idx, String name) {
+        Names.check(name);
+        String old = entities.name(idx);
+        if (name.equals(old)) {
+            return;
+        }
+        int parent = Types.target(moves.tableOf(idx).type(), Ids.index(Builtin.CHILD_OF));
+        parent = Math.max(parent, 0);
+        if (names.child(parent, name) != 0) {
+            throw new ConstraintException("cannot rename " + (old == null ? "#" + idx : old) + " to '" + name
+                    + "': a sibling has that name");
+        }
+        if (old != null) {
+            names.remove(parent, old);
+        }
+        entities.setName(idx, name);
+        changes.entity(idx);
+        names.put(parent, name, entities.idOf(idx));
     }
 
     /**

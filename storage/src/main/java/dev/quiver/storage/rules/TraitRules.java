@@ -255,6 +255,30 @@ public final class TraitRules {
     }
 
     /**
+     * Entity indices of the entities holding {@code id} (wildcards allowed), copied.
+     *
+     * @throws IdException         for the null id
+     * @throws ConstraintException when a builtin holds it
+     */
+    public int[] holders(long id) {
+        if (id == 0) {
+            throw new IdException("the null id matches nothing");
+        }
+        int[] out = tables.holders(id);
+        for (int idx : out) {
+            checkNotBuiltin(idx);
+        }
+        return out;
+    }
+
+    /** Removes {@code id} (wildcards allowed) from every entity holding it (Flecs v4 remove_all). */
+    public void removeAll(long id) {
+        for (int idx : holders(id)) {
+            removeMatching(idx, id);
+        }
+    }
+
+    /**
      * Removes an id from entity index {@code idx}; a pattern with wildcards removes every matching
      * id. Removing never triggers cleanup policies (Flecs v4, Tecs: remove never cascades).
      * Symmetric pairs lose their mirror too.
