@@ -95,10 +95,14 @@ class ReadersBesideWriterTest {
                 }
             }
             assertTrue(reader.isAlive(), "the reading child died");
-            if (reported.get() <= 3) { // diagnostics for the assertion below
-                Process js = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jstack").toString(),
-                        Long.toString(writer.pid())).redirectErrorStream(true).start();
-                System.out.println(new String(js.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            if (reported.get() <= 3) { // diagnostics for the assertion below: the writer's threads
+                try {
+                    Process js = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jstack").toString(),
+                            Long.toString(writer.pid())).redirectErrorStream(true).start();
+                    System.out.println(new String(js.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+                } catch (java.io.IOException e) {
+                    System.out.println("no jstack for diagnostics: " + e.getMessage());
+                }
             }
             assertEquals(java.util.List.of(), regressions, "the writer's own reopen went back in time");
         } finally {
