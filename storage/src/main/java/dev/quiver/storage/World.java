@@ -7,13 +7,10 @@ import dev.quiver.index.Ids;
 import dev.quiver.index.ReverseIndex;
 import dev.quiver.storage.check.Checker;
 import dev.quiver.storage.entity.EntityIndex;
-import dev.quiver.storage.file.Journal;
 import dev.quiver.storage.file.Store;
 import dev.quiver.storage.entity.EntityNames;
 import dev.quiver.storage.entity.IdText;
 import dev.quiver.storage.entity.Names;
-import dev.quiver.storage.format.PageImage;
-import dev.quiver.storage.format.PageSource;
 import dev.quiver.storage.format.WorldFormat;
 import dev.quiver.storage.format.WorldParts;
 import dev.quiver.storage.rules.Cleanup;
@@ -33,8 +30,6 @@ import dev.quiver.storage.tx.Changes;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -53,7 +48,8 @@ import java.util.function.LongConsumer;
  * prefabs), {@code storage.tx}
  * (what a transaction changed), {@code storage.format} (the on-disk page layout, one codec per page
  * family), {@code storage.check} (the invariant checker); the file layer ({@link Store},
- * {@link Journal}) holds the files. In-memory classes know neither the format nor the files.
+ * {@code Journal}) holds the files, and {@link Persistence} links the in-memory state to them (load,
+ * commit, rollback, snapshot pages). In-memory classes know neither the format nor the files.
  *
  * <p>The world keeps an in-memory mirror of every persistent structure and, when a transaction
  * commits, appends the pages it touched to the write-ahead log; checkpoints seal them into
@@ -71,7 +67,7 @@ import java.util.function.LongConsumer;
  * thread uses a world at a time.
  */
 public final class World implements AutoCloseable {
-    private Store store;
+    private final Persistence persistence;
     private final Path dir;
     private final boolean readOnly;
 
@@ -90,7 +86,6 @@ public final class World implements AutoCloseable {
     private final Values values;
     private final Cleanup cleanup;
     private final Inheritance inheritance;
-    private final WorldFormat format;
     private final Checker checker;
 
     private int txDepth;
@@ -107,7 +102,6 @@ public final class World implements AutoCloseable {
     }
 
     private World(Store store, boolean readOnly) {
-        this.store = store;
         this.dir = store.dir;
         this.readOnly = readOnly;
         Traits[] traitsRef = new Traits[1];
@@ -125,8 +119,9 @@ public final class World implements AutoCloseable {
         rules.setInstantiation(new Prefabs(entities, tables, moves, names, rules, hierarchy, inheritance, paths, changes));
         cleanup = new Cleanup(entities, tables, moves, reverse, names, schemas, traits, paths, changes);
         WorldParts parts = new WorldParts(entities, names, tables, schemas, reverse);
-        format = new WorldFormat(parts);
+        WorldFormat format = new WorldFormat(parts);
         checker = new Checker(parts, paths, format);
+        persistence = new Persistence(store, parts, format, changes);
     }
 
     // ------------------------------------------------------------------ lifecycle
@@ -182,7 +177,7 @@ public final class World implements AutoCloseable {
     private static World openStore(Store st, boolean readOnly) {
         World w = new World(st, readOnly);
         try {
-            w.load();
+            w.persistence.load();
         } catch (QuiverException e) {
             w.close();
             throw e;
@@ -206,14 +201,11 @@ public final class World implements AutoCloseable {
     /** Closes the files and releases the lock. Idempotent. */
     @Override
     public void close() {
-        if (store != null) {
-            store.close();
-            store = null;
-        }
+        persistence.close();
     }
 
     private void ensureOpen() {
-        if (store == null) {
+        if (!persistence.isOpen()) {
             throw new IllegalStateException("world " + dir + " is closed");
         }
     }
@@ -245,7 +237,7 @@ public final class World implements AutoCloseable {
             commit();
             return r;
         } catch (RuntimeException | Error e) {
-            rollback(e);
+            persistence.rollback(e, committing);
             throw e;
         } finally {
             txDepth = 0;
@@ -266,36 +258,10 @@ public final class World implements AutoCloseable {
         }
     }
 
-    /** Drops the tables the transaction emptied, then writes the pages its changes touched. */
+    /** Writes the transaction's pages; from here on a failure reloads the whole committed state. */
     private void commit() {
         committing = true;
-        tables.dropEmpty(changes.shrunk());
-        List<PageImage> pages = format.pagesFor(changes);
-        changes.clear();
-        var entries = new ArrayList<Journal.Entry>(pages.size());
-        for (PageImage p : pages) {
-            entries.add(new Journal.Entry(p.map(), p.key(), p.blob()));
-        }
-        store.commit(entries);
-    }
-
-    /**
-     * Brings the in-memory state back to the committed state. A transaction refused by a rule (a
-     * {@link BadInputException} before its commit started) is undone by reading back only the
-     * pages it touched; anything else (an I/O failure during the commit, a bug, an Error) reloads
-     * the whole committed state, which is always correct.
-     */
-    private void rollback(Throwable cause) {
-        if (cause instanceof BadInputException && !committing) {
-            try {
-                format.rollback(pageSource(), changes);
-                return;
-            } catch (RuntimeException e) {
-                cause.addSuppressed(e);
-            }
-        }
-        changes.clear();
-        load();
+        persistence.commit();
     }
 
     // ------------------------------------------------------------------ entities and names
@@ -697,7 +663,7 @@ public final class World implements AutoCloseable {
     public WorldStats stats() {
         long[] c = tables.counts();
         return new WorldStats(entityCount(), c[0], c[1], c[2], tables.records().size(), schemas.size(),
-                store == null ? 0 : store.bytesOnDisk());
+                persistence.bytesOnDisk());
     }
 
     /**
@@ -708,22 +674,7 @@ public final class World implements AutoCloseable {
      */
     public List<String> check() {
         ensureOpen();
-        return checker.check(txDepth == 0 ? pageSource() : null);
-    }
-
-    private PageSource pageSource() {
-        Store st = store;
-        return new PageSource() {
-            @Override
-            public byte[] get(int map, long key) {
-                return st.get(map, key);
-            }
-
-            @Override
-            public void forEach(int map, PageVisitor visitor) {
-                st.forEach(map, (k, b) -> visitor.visit(k, b));
-            }
-        };
+        return checker.check(txDepth == 0 ? persistence.committed() : null);
     }
 
     // ------------------------------------------------------------------ snapshot SPI
@@ -734,14 +685,7 @@ public final class World implements AutoCloseable {
         if (txDepth > 0) {
             throw new IllegalStateException("forEachPage inside a transaction");
         }
-        for (int m = 0; m < WorldFormat.MAP_NAMES.length; m++) {
-            for (long k : format.expectedKeys(m)) {
-                byte[] b = format.serialize(m, k);
-                if (b != null) {
-                    visitor.visit(WorldFormat.MAP_NAMES[m], k, b);
-                }
-            }
-        }
+        persistence.forEachPage(visitor);
     }
 
     /**
@@ -754,15 +698,7 @@ public final class World implements AutoCloseable {
     public static World restorePages(Path dir, Iterable<Page> pages) {
         // built whole in a temporary sibling and renamed into place: never half made
         Store.create(dir, st -> {
-            var entries = new ArrayList<Journal.Entry>();
-            for (Page p : pages) {
-                int m = Arrays.asList(WorldFormat.MAP_NAMES).indexOf(p.mapName());
-                if (m < 0) {
-                    throw new dev.quiver.error.BadInputException("unknown map '" + p.mapName() + "' in pages");
-                }
-                entries.add(new Journal.Entry(m, p.key(), p.blob()));
-            }
-            st.commit(entries);
+            Persistence.commitPages(st, pages);
             List<String> problems = openStore(st, false).check();
             if (!problems.isEmpty()) {
                 throw new dev.quiver.error.BadInputException("restored world is inconsistent: " + problems.get(0));
@@ -787,16 +723,5 @@ public final class World implements AutoCloseable {
             txDepth = 0;
             committing = false;
         }
-    }
-
-    /** Reads the committed state into the (cleared) in-memory structures. */
-    private void load() {
-        entities.clear();
-        names.clear();
-        reverse.clear();
-        schemas.clear();
-        tables.clear();
-        format.clear();
-        format.load(pageSource(), dir.toString());
     }
 }

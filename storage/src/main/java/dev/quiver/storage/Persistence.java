@@ -1,0 +1,137 @@
+package dev.quiver.storage;
+
+import dev.quiver.error.BadInputException;
+import dev.quiver.storage.file.Journal;
+import dev.quiver.storage.file.Store;
+import dev.quiver.storage.format.PageImage;
+import dev.quiver.storage.format.PageSource;
+import dev.quiver.storage.format.WorldFormat;
+import dev.quiver.storage.format.WorldParts;
+import dev.quiver.storage.tx.Changes;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The link between a world's in-memory structures and its files: loading the committed state,
+ * committing what a transaction changed as pages, undoing a refused transaction, and the committed
+ * pages for the checker and for snapshots. {@link World} decides when; this class knows how.
+ */
+final class Persistence {
+    private Store store;
+    private final WorldParts parts;
+    private final WorldFormat format;
+    private final Changes changes;
+
+    Persistence(Store store, WorldParts parts, WorldFormat format, Changes changes) {
+        this.store = store;
+        this.parts = parts;
+        this.format = format;
+        this.changes = changes;
+    }
+
+    boolean isOpen() {
+        return store != null;
+    }
+
+    /** Closes the files (the writer's store checkpoints). Idempotent. */
+    void close() {
+        if (store != null) {
+            store.close();
+            store = null;
+        }
+    }
+
+    /** Bytes the world's files take, 0 once closed. */
+    long bytesOnDisk() {
+        return store == null ? 0 : store.bytesOnDisk();
+    }
+
+    /** The committed pages. */
+    PageSource committed() {
+        Store st = store;
+        return new PageSource() {
+            @Override
+            public byte[] get(int map, long key) {
+                return st.get(map, key);
+            }
+
+            @Override
+            public void forEach(int map, PageVisitor visitor) {
+                st.forEach(map, (k, b) -> visitor.visit(k, b));
+            }
+        };
+    }
+
+    /** Reads the committed state into the (cleared) in-memory structures. */
+    void load() {
+        parts.entities().clear();
+        parts.names().clear();
+        parts.reverse().clear();
+        parts.schemas().clear();
+        parts.tables().clear();
+        format.clear();
+        format.load(committed(), store.dir.toString());
+    }
+
+    /** Drops the tables the transaction emptied, then writes the pages its changes touched (one WAL record). */
+    void commit() {
+        parts.tables().dropEmpty(changes.shrunk());
+        List<PageImage> pages = format.pagesFor(changes);
+        changes.clear();
+        var entries = new ArrayList<Journal.Entry>(pages.size());
+        for (PageImage p : pages) {
+            entries.add(new Journal.Entry(p.map(), p.key(), p.blob()));
+        }
+        store.commit(entries);
+    }
+
+    /**
+     * Brings the in-memory state back to the committed state. A transaction refused by a rule (a
+     * {@link BadInputException} before its commit started) is undone by reading back only the
+     * pages it touched; anything else (an I/O failure during the commit, a bug, an Error) reloads
+     * the whole committed state, which is always correct.
+     */
+    void rollback(Throwable cause, boolean committing) {
+        if (cause instanceof BadInputException && !committing) {
+            try {
+                format.rollback(committed(), changes);
+                return;
+            } catch (RuntimeException e) {
+                cause.addSuppressed(e);
+            }
+        }
+        changes.clear();
+        load();
+    }
+
+    /** Streams every persistent page of the in-memory state (outside a transaction: the committed state). */
+    void forEachPage(World.PageVisitor visitor) {
+        for (int m = 0; m < WorldFormat.MAP_NAMES.length; m++) {
+            for (long k : format.expectedKeys(m)) {
+                byte[] b = format.serialize(m, k);
+                if (b != null) {
+                    visitor.visit(WorldFormat.MAP_NAMES[m], k, b);
+                }
+            }
+        }
+    }
+
+    /**
+     * Commits snapshot pages into a new world's store.
+     *
+     * @throws BadInputException when a page names an unknown map
+     */
+    static void commitPages(Store st, Iterable<World.Page> pages) {
+        var entries = new ArrayList<Journal.Entry>();
+        for (World.Page p : pages) {
+            int m = Arrays.asList(WorldFormat.MAP_NAMES).indexOf(p.mapName());
+            if (m < 0) {
+                throw new BadInputException("unknown map '" + p.mapName() + "' in pages");
+            }
+            entries.add(new Journal.Entry(m, p.key(), p.blob()));
+        }
+        st.commit(entries);
+    }
+}
