@@ -1,7 +1,5 @@
 package dev.quiver.query;
 
-import dev.quiver.error.BadInputException;
-
 /**
  * A query that parses but that Flecs v4 refuses when it creates the query (its validator,
  * {@code flecs_term_finalize}/{@code flecs_term_verify}): for example traversal over a
@@ -11,10 +9,8 @@ import dev.quiver.error.BadInputException;
  * offending element, for example
  * {@code cannot traverse non-traversable relationship 'Room' in 'Transform($this|up Room)' at column 14}.
  */
-public class QueryValidationException extends BadInputException implements QueryError {
+public class QueryValidationException extends QueryInputException {
     private static final long serialVersionUID = 1L;
-    private final String token;
-    private final int column;
 
     /**
      * @param message full message; it should already name the term and contain {@code at column N}
@@ -22,18 +18,6 @@ public class QueryValidationException extends BadInputException implements Query
      * @param column 1-based column of the token
      */
     public QueryValidationException(String message, String token, int column) {
-        super(message);
-        this.token = token;
-        this.column = column;
-    }
-
-    @Override
-    public String token() {
-        return token;
-    }
-
-    @Override
-    public int column() {
-        return column;
+        super(message, token, column);
     }
 }

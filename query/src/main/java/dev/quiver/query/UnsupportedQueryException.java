@@ -1,17 +1,13 @@
 package dev.quiver.query;
 
-import dev.quiver.error.BadInputException;
-
 /**
  * A query that is valid Flecs v4 Query Language but uses a construct this engine does not evaluate
  * (yet), or one the spec rejects on purpose (FEATURES.md QL-14, QL-15, QL-23: "a valid but
  * unimplemented construct fails with UNSUPPORTED"). The message names the construct and its
  * 1-based column, for example {@code unsupported: operator 'and |' at column 11}.
  */
-public class UnsupportedQueryException extends BadInputException implements QueryError {
+public class UnsupportedQueryException extends QueryInputException {
     private static final long serialVersionUID = 1L;
-    private final String token;
-    private final int column;
 
     /**
      * @param what short description of the construct
@@ -19,18 +15,6 @@ public class UnsupportedQueryException extends BadInputException implements Quer
      * @param column 1-based column of the token
      */
     public UnsupportedQueryException(String what, String token, int column) {
-        super("unsupported: " + what + " at column " + column);
-        this.token = token;
-        this.column = column;
-    }
-
-    @Override
-    public String token() {
-        return token;
-    }
-
-    @Override
-    public int column() {
-        return column;
+        super("unsupported: " + what + " at column " + column, token, column);
     }
 }

@@ -1,7 +1,6 @@
 package dev.quiver.query.plan;
 
 import dev.quiver.index.Ids;
-import dev.quiver.query.QueryValidationException;
 import dev.quiver.query.UnsupportedQueryException;
 import dev.quiver.query.parse.Traversal;
 import dev.quiver.storage.Builtin;
@@ -49,7 +48,7 @@ final class InheritedTerms {
      *
      * @param tr     the traversal written on the term's source
      * @param selfId {@code |self} was written on the id (no component inheritance)
-     * @throws QueryValidationException for {@code up IsA} on an id that is not Inherit
+     * @throws dev.quiver.query.QueryValidationException for {@code up IsA} on an id that is not Inherit
      * @throws UnsupportedQueryException for an Inherit id with IsA subsets in use
      */
     static ResolvedTerm.Inherit plain(World world, long x, Traversal tr, boolean selfId, String text, int column) {
@@ -57,12 +56,8 @@ final class InheritedTerms {
         boolean self = true, up = false;
         if (upIsA(world, tr)) {
             if (!inherit) {
-                // Flecs v4's validator (NOTES K6); the same message as UpRules gives for other ids
-                String name = world.idToString(x);
-                int at = tr.relationship() != null ? tr.relationship().column() : tr.column();
-                throw new QueryValidationException("IsA traversal not allowed for '" + name + "' because"
-                        + " the component doesn't have the (OnInstantiate, Inherit) trait in '" + text + "' at column "
-                        + at, name, at);
+                throw UpRules.notInheritable(world.idToString(x), text,
+                        tr.relationship() != null ? tr.relationship().column() : tr.column());
             }
             self = tr.self();
             up = true;

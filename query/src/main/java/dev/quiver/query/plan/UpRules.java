@@ -88,9 +88,7 @@ final class UpRules {
             }
             long component = Ids.isPair(first.entity()) ? 0 : first.entity();
             if (component == 0 || !inheritable(world, component)) {
-                throw new QueryValidationException("IsA traversal not allowed for '" + first.text() + "' because"
-                    + " the component doesn't have the (OnInstantiate, Inherit) trait in '" + term + "' at column "
-                    + relColumn, first.text(), relColumn);
+                throw notInheritable(first.text(), term.toString(), relColumn);
             }
         }
         return new Up(rel, relText, tr.self());
@@ -100,6 +98,15 @@ final class UpRules {
     static boolean traversable(World world, long rel) {
         return !Ids.isPair(rel) && world.isAlive(rel)
             && (world.has(rel, Builtin.TRAVERSABLE) || world.has(rel, Builtin.TRANSITIVE));
+    }
+
+    /**
+     * Flecs v4's refusal of {@code up IsA} on an id without {@code (OnInstantiate, Inherit)} (its
+     * validator's wording, NOTES K6); {@code column} is the relationship's.
+     */
+    static QueryValidationException notInheritable(String id, String term, int column) {
+        return new QueryValidationException("IsA traversal not allowed for '" + id + "' because the component"
+            + " doesn't have the (OnInstantiate, Inherit) trait in '" + term + "' at column " + column, id, column);
     }
 
     /** The component has {@code (OnInstantiate, Inherit)}. */
