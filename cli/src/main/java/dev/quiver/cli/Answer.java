@@ -65,16 +65,22 @@ final class Answer {
         return evaluate(w, text, java.util.Map.of(), limit, countOnly);
     }
 
+    /** Parses {@code text} and sets {@code preset} (variable name to entity name, path or id) on it. */
+    static Query parse(World w, String text, java.util.Map<String, String> preset) {
+        Query q = Query.parse(w, text);
+        for (var v : preset.entrySet()) {
+            q = q.set(v.getKey(), w.resolve(v.getValue()));
+        }
+        return q;
+    }
+
     /**
      * Evaluates {@code text} with the variables {@code vars} (name without {@code $} to entity
      * name, path or id) set before evaluation ({@link Query#set}).
      */
     static Answer evaluate(World w, String text, java.util.Map<String, String> preset, Integer limit, boolean countOnly) {
         long start = System.nanoTime();
-        Query q = Query.parse(w, text);
-        for (var v : preset.entrySet()) {
-            q = q.set(v.getKey(), w.resolve(v.getValue()));
-        }
+        Query q = parse(w, text, preset);
         List<String> vars = new ArrayList<>();
         for (String v : q.variableNames()) {
             vars.add(v);

@@ -1,7 +1,6 @@
 package dev.quiver.cli;
 
 import dev.quiver.error.BadInputException;
-import dev.quiver.query.Query;
 import dev.quiver.storage.World;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -74,11 +73,7 @@ final class QueryCommand extends BaseCommand {
                 throw new CliInputException("--explain applies to a single QUERY, not to --queries-file");
             }
             try (World w = openReader(world)) {
-                Query q = Query.parse(w, query);
-                for (var v : vars.entrySet()) {
-                    q = q.set(v.getKey(), w.resolve(v.getValue()));
-                }
-                out().print(q.plan());
+                out().print(Answer.parse(w, query, vars).plan());
             }
             return ExitCodes.OK;
         }

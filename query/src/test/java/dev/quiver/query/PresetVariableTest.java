@@ -84,7 +84,7 @@ class PresetVariableTest extends QueryTestSupport {
         Query q = Query.parse(w, "LocatedIn($x, $y)");
         Query sf = q.set("$x", e("sf"));
         assertEquals(List.of("- | $x=sf $y=california | (LocatedIn,california)@sf", "- | $x=sf $y=earth | (LocatedIn,earth)@sf",
-            "- | $x=sf $y=usa | (LocatedIn,usa)@sf"), answersWithFields(sf));
+            "- | $x=sf $y=usa | (LocatedIn,usa)@sf"), rowsOf(sf));
         Query paris = sf.set("x", e("paris"));
         assertEquals(2, paris.count());
         assertEquals(3, sf.count(), "a query is immutable: set returns a new one");
@@ -101,10 +101,6 @@ class PresetVariableTest extends QueryTestSupport {
         Query q = Query.parse(w, "LivesIn($p, $c), ?Likes($p, $q)").set("q", e("sf"));
         assertEquals(List.of("- | $c=paris $p=bob $q=sf | (LivesIn,paris)@bob -",
             "- | $c=sf $p=alice $q=sf | (LivesIn,sf)@alice (Likes,sf)@alice"), rowsOf(q));
-    }
-
-    private List<String> answersWithFields(Query q) {
-        return rowsOf(q);
     }
 
     @Test
