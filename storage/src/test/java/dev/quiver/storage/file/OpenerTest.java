@@ -194,12 +194,15 @@ class OpenerTest {
         Path dir = world();
         try (World w = World.open(dir)) {
             w.entity("b");
-            // the transaction is in the write-ahead log only; closing the store as a killed
-            // process would leaves it there
-            var f = World.class.getDeclaredField("store");
+            // the transaction is in the write-ahead log only; the store is left the way a killed
+            // process leaves it (World keeps its store in its Persistence)
+            var p = World.class.getDeclaredField("persistence");
+            p.setAccessible(true);
+            Object persistence = p.get(w);
+            var f = persistence.getClass().getDeclaredField("store");
             f.setAccessible(true);
-            ((Store) f.get(w)).abandon();
-            f.set(w, null);
+            ((Store) f.get(persistence)).abandon();
+            f.set(persistence, null);
         }
         readOnlyMedia(dir);
         try (World w = World.openReadOnly(dir)) {

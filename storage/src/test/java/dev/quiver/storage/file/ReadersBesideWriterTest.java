@@ -33,9 +33,12 @@ class ReadersBesideWriterTest {
 
     private static String storeOf(World w) {
         try {
-            var f = World.class.getDeclaredField("store");
+            var p = World.class.getDeclaredField("persistence");
+            p.setAccessible(true);
+            Object persistence = p.get(w);
+            var f = persistence.getClass().getDeclaredField("store");
             f.setAccessible(true);
-            return String.valueOf(f.get(w));
+            return String.valueOf(f.get(persistence));
         } catch (ReflectiveOperationException e) {
             return e.toString();
         }
