@@ -140,8 +140,9 @@ public final class World implements AutoCloseable {
     }
 
     /**
-     * Opens an existing world for writing. One writer process per world directory: a second gets
-     * {@link WorldLockedException} naming the writer's pid. Readers neither block the writer nor
+     * Opens an existing world for writing. One writer per world directory: a second one, in another
+     * process or in this one, gets {@link WorldLockedException} naming the writer's pid. Readers, in
+     * other processes or in this one, neither block the writer nor
      * wait for it. A world whose writer died opens with every transaction it committed (the
      * write-ahead log is read; a torn last record is cut off); nothing else needs recovering.
      *
@@ -154,7 +155,8 @@ public final class World implements AutoCloseable {
 
     /**
      * Opens an existing world for reading; mutations throw {@link ReadOnlyException}. Any number of
-     * readers may open a world, also while a writer writes it: each sees the last state committed
+     * readers may open a world, in any processes, this one included, also while a writer writes it
+     * (in this process too): each sees the last state committed
      * when it opened, whole, and keeps seeing it (it pins that state's files until it closes). On
      * read-only media (a read-only file system or a directory this process may not write), since
      * Chronicle Map needs writable mappings, it reads copies of the generation files made in a

@@ -55,6 +55,8 @@ final class Generation implements AutoCloseable {
     private final long[][] removed;
     /** Sum of the page bytes (for the compaction policy). */
     final long pageBytes;
+    /** Users of this instance in the process ({@link ProcessFiles}); guarded by its monitor. */
+    int refs;
 
     private Generation(long number, Path file, boolean base, PagedMap map, long[][] keys, long[][] removed, long pageBytes) {
         this.number = number;
@@ -71,12 +73,17 @@ final class Generation implements AutoCloseable {
     }
 
     /**
-     * Opens a sealed generation file for reading.
+     * Opens a sealed generation file for reading, or shares the instance this process already has
+     * open for it ({@link ProcessFiles}); each open is matched by one {@link #close()}.
      *
      * @throws CorruptionException when the file is missing, not a Chronicle Map, or its directory
      *                             page is missing or damaged
      */
     static Generation open(Path file, long number, int families) {
+        Generation shared = ProcessFiles.sharedGeneration(file);
+        if (shared != null) {
+            return shared;
+        }
         if (!Files.isRegularFile(file)) {
             throw new CorruptionException("world " + file.getParent() + " is missing its generation file " + file
                     + " (it is never recreated empty: restore the world from a snapshot)");
@@ -87,7 +94,12 @@ final class Generation implements AutoCloseable {
             if (dir == null) {
                 throw new CorruptionException("generation file " + file + " has no directory page");
             }
-            return decode(file, number, families, map, dir);
+            Generation g = decode(file, number, families, map, dir);
+            Generation registered = ProcessFiles.addGeneration(g);
+            if (registered != g) {
+                map.close(); // another thread opened it meanwhile
+            }
+            return registered;
         } catch (RuntimeException e) {
             map.close();
             throw e;
@@ -177,9 +189,12 @@ final class Generation implements AutoCloseable {
         return ((long) family << 56) | key;
     }
 
+    /** Drops this user; the last user of the process closes the file. */
     @Override
     public void close() {
-        map.close();
+        if (ProcessFiles.releaseGeneration(this)) {
+            map.close();
+        }
     }
 
     /**

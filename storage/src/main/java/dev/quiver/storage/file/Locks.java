@@ -14,8 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Who may do what with a world's files, by operating-system locks (released by the kernel when a
@@ -33,37 +31,26 @@ import java.util.concurrent.ConcurrentHashMap;
  * again from {@code CURRENT}. On read-only media a reader proceeds without a pin (no writer can run
  * there).
  *
- * <p><b>One opener per process.</b> A world open twice in one JVM is refused up front: on Linux,
- * closing any channel of a locked file drops every lock the process holds on that file.
+ * <p><b>Several openers per process.</b> One JVM may hold a world's writer and any number of its
+ * readers at once: {@link ProcessFiles} shares each locked file's channel within the process
+ * (closing any descriptor of a locked file would drop the process's lock on it). A second writer
+ * of the same world in one process is refused like one in another process.
  */
 final class Locks implements AutoCloseable {
     static final String WRITER = "writer.lock";
     /** Longest time a reader keeps trying to pin the current manifest while checkpoints retire it, in ms. */
     private static final long PIN_MILLIS = 10_000;
-    private static final Set<Path> OPEN_HERE = ConcurrentHashMap.newKeySet();
 
     private final Path dir;
-    private final Path key;
+    /** The world's real path when this is its writer's lock (registered in {@link ProcessFiles}). */
+    private Path writerKey;
     private FileChannel channel;
     private FileLock lock;
+    /** The reader's pinned manifest, or null. */
+    private ProcessFiles.Pin pin;
 
-    private Locks(Path dir, Path key) {
+    private Locks(Path dir) {
         this.dir = dir;
-        this.key = key;
-    }
-
-    private static Locks enter(Path dir) {
-        Path key;
-        try {
-            key = dir.toRealPath();
-        } catch (IOException e) {
-            throw new StorageIOException("cannot open world " + dir + ": " + e.getMessage(), e);
-        }
-        if (!OPEN_HERE.add(key)) {
-            throw new WorldLockedException("world " + dir + " is already open in this process (pid "
-                    + ProcessHandle.current().pid() + ")");
-        }
-        return new Locks(dir, key);
     }
 
     /**
@@ -73,7 +60,18 @@ final class Locks implements AutoCloseable {
      * @throws StorageIOException   when the lock file cannot be written (read-only media)
      */
     static Locks writer(Path dir) {
-        Locks l = enter(dir);
+        Path key;
+        try {
+            key = dir.toRealPath();
+        } catch (IOException e) {
+            throw new StorageIOException("cannot open world " + dir + ": " + e.getMessage(), e);
+        }
+        if (!ProcessFiles.addWriter(key)) {
+            throw new WorldLockedException("world " + dir + " is already open for writing in this process (pid "
+                    + ProcessHandle.current().pid() + ")");
+        }
+        Locks l = new Locks(dir);
+        l.writerKey = key;
         try {
             Path f = dir.resolve(WRITER);
             l.channel = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
@@ -118,14 +116,14 @@ final class Locks implements AutoCloseable {
         }
     }
 
-    /** A reader: registers the world in this process; {@link #pinCurrent} then pins a manifest. */
+    /** A reader: {@link #pinCurrent} then pins a manifest. */
     static Locks reader(Path dir) {
-        return enter(dir);
+        return new Locks(dir);
     }
 
     /** A world being created in a temporary directory nobody else knows: no locks. */
     static Locks none(Path dir) {
-        return new Locks(dir, null);
+        return new Locks(dir);
     }
 
     /**
@@ -134,17 +132,7 @@ final class Locks implements AutoCloseable {
      * and go with the first close of any descriptor of the file).
      */
     byte[] readPinned() throws IOException {
-        long size = channel.size();
-        if (size > 1 << 20) {
-            throw new IOException("manifest of " + size + " bytes");
-        }
-        ByteBuffer b = ByteBuffer.allocate((int) size);
-        while (b.hasRemaining()) {
-            if (channel.read(b, b.position()) < 0) {
-                break;
-            }
-        }
-        return java.util.Arrays.copyOf(b.array(), b.position());
+        return pin.read();
     }
 
     /**
@@ -158,27 +146,15 @@ final class Locks implements AutoCloseable {
         while (true) {
             long n = Manifest.current(dir);
             Path f = dir.resolve(Manifest.fileName(n));
-            FileChannel ch = null;
             try {
-                ch = FileChannel.open(f, StandardOpenOption.READ);
-                FileLock l;
-                try {
-                    l = ch.tryLock(0, Long.MAX_VALUE, true);
-                } catch (IOException e) {
-                    // read-only media that cannot lock: no writer can retire anything there
-                    channel = ch;
+                ProcessFiles.Pin p = ProcessFiles.pin(f);
+                if (p != null) {
+                    pin = p;
                     return n;
                 }
-                if (l != null && Files.exists(f)) {
-                    channel = ch;
-                    lock = l;
-                    return n;
-                }
-                ch.close(); // being retired, or retired between our open and our lock
             } catch (NoSuchFileException e) {
-                closeQuietly(ch); // CURRENT moved on meanwhile
+                // CURRENT moved on meanwhile
             } catch (IOException e) {
-                closeQuietly(ch);
                 throw new StorageIOException("cannot read " + f + ": " + e.getMessage(), e);
             }
             if (System.nanoTime() > deadline) {
@@ -194,24 +170,7 @@ final class Locks implements AutoCloseable {
      * @return true when it is gone
      */
     static boolean retire(Path f) {
-        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            FileLock l;
-            try {
-                l = ch.tryLock();
-            } catch (OverlappingFileLockException e) {
-                return false;
-            }
-            if (l == null) {
-                return false;
-            }
-            Files.delete(f); // while holding the lock: a reader that locks it next finds it gone
-            l.release();
-            return true;
-        } catch (NoSuchFileException e) {
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
+        return ProcessFiles.retire(f);
     }
 
     private static void closeQuietly(FileChannel ch) {
@@ -246,8 +205,13 @@ final class Locks implements AutoCloseable {
         }
         closeQuietly(channel);
         channel = null;
-        if (key != null) {
-            OPEN_HERE.remove(key);
+        if (pin != null) {
+            ProcessFiles.unpin(pin);
+            pin = null;
+        }
+        if (writerKey != null) {
+            ProcessFiles.removeWriter(writerKey);
+            writerKey = null;
         }
     }
 }

@@ -60,7 +60,7 @@ record Manifest(long number, List<Long> generations) {
      */
     static Manifest read(Path dir, long number) throws IOException {
         Path f = dir.resolve(fileName(number));
-        return parse(f, number, Files.readAllBytes(f));
+        return parse(f, number, ProcessFiles.read(f)); // never a second descriptor of a pinned file
     }
 
     /**

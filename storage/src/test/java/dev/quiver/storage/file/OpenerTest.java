@@ -148,20 +148,6 @@ class OpenerTest {
         }
     }
 
-    @Test
-    void aWorldOpenInThisProcessIsRefusedWithoutDroppingItsLock() throws Exception {
-        Path dir = world();
-        try (World w = World.open(dir)) {
-            var e = assertThrows(WorldLockedException.class, () -> World.openReadOnly(dir));
-            assertTrue(e.getMessage().contains("already open in this process"), e.getMessage());
-            Process p = ChildJvm.start(OpenerTest.class, "hold", dir, "writer");
-            p.getOutputStream().close();
-            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-            assertNotEquals(0, p.exitValue(), "the writer's lock still holds against another process");
-            w.entity("b");
-        }
-    }
-
     /** Hooks that say nothing under {@code dir} may be written (the tests run as root, who may). */
     private static void readOnlyMedia(Path dir) {
         Store.hooks = new StoreHooks() {
