@@ -24,6 +24,10 @@ public final class ChronicleSupport {
         setIfAbsent("jvm.resource.tracing", "false");
         setIfAbsent("disable.thread.safety", "true");
         setIfAbsent(LOCK_TIMEOUT_PROPERTY, Integer.toString(LOCK_TIMEOUT_SECONDS));
+        // Chronicle's Jvm class loads its POSIX binding (jnr-ffi, which generates native call stubs
+        // at run time: about 0.2 s of every process start) eagerly. Quiver needs none of it: files
+        // are forced through FileChannel.force, never Chronicle's msync.
+        net.openhft.posix.PosixAPI.useNoOpPosixApi();
     }
 
     private static void setIfAbsent(String key, String value) {
