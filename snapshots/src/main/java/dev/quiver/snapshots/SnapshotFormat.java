@@ -1,14 +1,17 @@
 package dev.quiver.snapshots;
 
 /**
- * The byte layout of a snapshot file, format version 3. All integers are big-endian. The page
+ * The byte layout of a snapshot file, format version 4. All integers are big-endian. The page
  * records carry the world's own pages, so the version follows the world's page format: version 1
  * held world-format-1 pages (a types page and row pages per table), version 2 world-format-2
- * pages (tables 64 to a page), version 3 holds world-format-3 pages (varint encodings, LZ4).
+ * pages (tables 64 to a page), version 3 world-format-3 pages (varint encodings, LZ4), version 4
+ * world-format-4 pages (no {@code components} pages). This build also reads version 3: it drops
+ * the {@code components} pages (the component index is rebuilt from the tables) and reads the
+ * meta page as format 4, whose layout it shares.
  *
  * <pre>
  * header   6 bytes  magic, ASCII "QVSNAP"
- *          int32    format version (3)
+ *          int32    format version (4)
  * record   byte     'P' (0x50)
  *  (each   uint16   length n of the map name, 1..{@value #MAX_MAP_NAME_BYTES}
  *   page)  n bytes  map name, UTF-8
@@ -31,8 +34,11 @@ final class SnapshotFormat {
     /** The 6 magic bytes every snapshot starts with. */
     static final byte[] MAGIC = {'Q', 'V', 'S', 'N', 'A', 'P'};
 
-    /** The format version this build reads and writes. */
-    static final int VERSION = 3;
+    /** The format version this build writes. */
+    static final int VERSION = 4;
+
+    /** The older format version this build still reads ({@link SnapshotReader} migrates its pages). */
+    static final int PREVIOUS_VERSION = 3;
 
     /** Header size: magic and version. */
     static final int HEADER_BYTES = MAGIC.length + 4;

@@ -99,8 +99,14 @@ public final class Checker {
         for (var en : expect.long2ObjectEntrySet()) {
             var have = new IntOpenHashSet();
             List<Table> l = records.get(en.getLongKey());
+            int prev = -1;
             for (Table t : l) {
                 have.add(t.id());
+                if (t.id() <= prev) {
+                    v.add("component index for " + paths.idToString(en.getLongKey()) + " lists table " + t.id()
+                            + " after table " + prev + " (records are in ascending table id)");
+                }
+                prev = t.id();
             }
             if (!have.equals(en.getValue()) || l.size() != have.size()) {
                 v.add("component index for " + paths.idToString(en.getLongKey()) + " lists tables " + have
@@ -112,7 +118,6 @@ public final class Checker {
                 v.add("component index has a record for " + paths.idToString(k) + " that no table holds");
             }
         }
-        format.checkFiling(v, paths::idToString);
     }
 
     private void checkReverseIndex(List<String> v) {

@@ -20,13 +20,14 @@ import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
  * cost follows the transaction's size. The committed pages are the before-images: in-memory state
  * equals them when a transaction starts.
  *
- * <p>The persistence bookkeeping of {@link WorldFormat} (record filing, tables kept in row pages)
- * changes only when a commit's pages are computed, so it still describes the committed state.
+ * <p>The persistence bookkeeping of {@link WorldFormat} (tables kept in row pages) changes only when
+ * a commit's pages are computed, so it still describes the committed state.
  *
  * <p>Order matters: name-index entries of the touched entity blocks leave first (their keys are
  * read from the state the failed transaction left), then meta, entities, schemas, tables (refilled
- * in place where the table survived, so that component-index records of untouched ids keep
- * pointing at the right objects), records, reverse-index blocks and names are read back.
+ * in place where the table survived), the touched tables' component-index entries follow their
+ * tables (a table's records change only when it is created or dropped, which touches it), then
+ * reverse-index blocks and names are read back.
  */
 final class Rollback {
     private final WorldParts p;
@@ -43,7 +44,6 @@ final class Rollback {
         int[] entityBlocks = c.entityBlocks().toIntArray();
         int[] schemas = c.schemas().toIntArray();
         int[] tableIds = c.tables().toIntArray();
-        long[] records = c.records().toLongArray();
         int[] targetBlocks = c.targetBlocks().toIntArray();
         EntityIndex ei = p.entities();
         TableSet tables = p.tables();
@@ -99,6 +99,7 @@ final class Rollback {
             Table t = tables.get(id);
             if (t != null) {
                 old.put(id, t);
+                tables.unfile(t);
                 tables.unplace(id);
             }
             groups.add(id >>> TablePage.GROUP_SHIFT);
@@ -123,17 +124,11 @@ final class Rollback {
             }
         }
         tables.restoreFreeIds(tableCount);
-        // 6. component-index records: touched keys read back from their pages
-        var recordPages = new Long2ObjectOpenHashMap<LongArrayList>();
-        for (long key : records) {
-            tables.records().remove(key);
-            recordPages.computeIfAbsent(ComponentPage.pageOf(key), x -> new LongArrayList()).add(key);
-        }
-        for (var en : recordPages.long2ObjectEntrySet()) {
-            byte[] page = src.get(WorldFormat.COMPONENTS, en.getLongKey());
-            if (page != null) {
-                var keys = new LongOpenHashSet(en.getValue());
-                ComponentPage.read(tables, page, keys::contains, k -> { });
+        // 6. the component-index entries of the touched tables as they are now
+        for (int id : tableIds) {
+            Table t = id < tables.size() ? tables.get(id) : null;
+            if (t != null) {
+                tables.file(t);
             }
         }
         // 7. reverse-index blocks

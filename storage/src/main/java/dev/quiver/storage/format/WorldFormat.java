@@ -3,6 +3,7 @@ package dev.quiver.storage.format;
 import dev.quiver.error.CorruptionException;
 import dev.quiver.storage.Schema;
 import dev.quiver.storage.table.Table;
+import dev.quiver.storage.table.TableSet;
 import dev.quiver.storage.tx.Changes;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
@@ -18,25 +19,28 @@ import java.util.List;
  * transaction's {@link Changes} into the page images to write, serializes any page from the
  * in-memory structures, reads a committed state back, and lists the pages a state must have.
  *
- * <p>It keeps two pieces of persistence bookkeeping that in-memory code never sees: under which
- * {@code components} page each component-index record is filed, and which tables keep their rows
- * in row pages on disk (more than {@link RowPage#INLINE_ROWS} rows at their last commit). Not
- * thread-safe.
+ * <p>It keeps one piece of persistence bookkeeping that in-memory code never sees: which tables
+ * keep their rows in row pages on disk (more than {@link RowPage#INLINE_ROWS} rows at their last
+ * commit). The component index is not stored: it is a function of the table types, rebuilt when a
+ * world is read ({@link TableSet#fileAll}). Not thread-safe.
  */
 public final class WorldFormat {
     /**
      * The page format version, the first i32 of the meta page. 2: tables persisted 64 to a page
      * with their rows inline up to 64 rows. 3: varint and delta encodings, LZ4 for pages over 256
-     * bytes ({@link PageCompression}), names pages without the names.
+     * bytes ({@link PageCompression}), names pages without the names. 4: no {@code components}
+     * pages (the component index is rebuilt from the table types; family 5 stays reserved).
      */
-    public static final int VERSION = 3;
-    /** Page families, in map-id order. */
+    public static final int VERSION = 4;
+    /**
+     * Page families, in map-id order (the id is part of every stored key, so it never changes).
+     * {@code components} ({@link #COMPONENTS}) is retired since version 4: no page of it is written
+     * or expected, and one found in a world is reported by the checker.
+     */
     public static final String[] MAP_NAMES = {"meta", "schemas", "entities", "tables", "rows", "components", "reverse", "names"};
     public static final int META = 0, SCHEMAS = 1, ENTITIES = 2, TABLES = 3, ROWS = 4, COMPONENTS = 5, REVERSE = 6, NAMES = 7;
 
     private final WorldParts parts;
-    /** The component-index keys filed under each components page. */
-    private Long2ObjectOpenHashMap<LongOpenHashSet> filing = new Long2ObjectOpenHashMap<>();
     /** Tables whose committed rows are in row pages. */
     private IntOpenHashSet chunkedOnDisk = new IntOpenHashSet();
     /** The buffer pages are serialized into (toBytes copies each page out). */
@@ -48,7 +52,6 @@ public final class WorldFormat {
 
     /** Forgets the bookkeeping (before a reload). */
     public void clear() {
-        filing = new Long2ObjectOpenHashMap<>();
         chunkedOnDisk = new IntOpenHashSet();
     }
 
@@ -77,20 +80,6 @@ public final class WorldFormat {
         }
         for (int k : c.targetBlocks()) {
             dirty[REVERSE].add(k);
-        }
-        for (long key : c.records()) {
-            long page = ComponentPage.pageOf(key);
-            LongOpenHashSet keys = filing.get(page);
-            if (parts.tables().records().contains(key)) {
-                if (keys == null) {
-                    keys = new LongOpenHashSet();
-                    filing.put(page, keys);
-                }
-                keys.add(key);
-            } else if (keys != null && keys.remove(key) && keys.isEmpty()) {
-                filing.remove(page);
-            }
-            dirty[COMPONENTS].add(page);
         }
         // tables: a group page holds the tables' types and their inline rows; a table whose rows
         // move between inline and row pages gets every row page written (or removed)
@@ -162,9 +151,6 @@ public final class WorldFormat {
             case ROWS:
                 any = RowPage.write(parts.tables().get((int) (key >>> 20)), (int) (key & 0xFFFFF), w);
                 break;
-            case COMPONENTS:
-                any = ComponentPage.write(parts.tables().records(), filing.get(key), w);
-                break;
             case REVERSE:
                 any = ReversePage.write(parts.reverse(), key, w);
                 break;
@@ -216,7 +202,7 @@ public final class WorldFormat {
             }
             RowPage.read(parts.entities(), t, chunks.get(k));
         }
-        src.forEach(COMPONENTS, (k, b) -> ComponentPage.read(parts.tables(), b, this::file));
+        parts.tables().fileAll();
         src.forEach(REVERSE, (k, b) -> ReversePage.read(parts.reverse(), k, b));
         src.forEach(NAMES, (k, b) -> NamePage.read(parts.entities(), parts.names(), k, b));
     }
@@ -259,10 +245,6 @@ public final class WorldFormat {
         };
     }
 
-    private void file(long key) {
-        filing.computeIfAbsent(ComponentPage.pageOf(key), x -> new LongOpenHashSet()).add(key);
-    }
-
     // ------------------------------------------------------------------ what a state must hold
 
     /** The keys of every page family {@code map} must hold for the in-memory state. */
@@ -297,9 +279,6 @@ public final class WorldFormat {
                     }
                 });
                 break;
-            case COMPONENTS:
-                out.addAll(filing.keySet());
-                break;
             case REVERSE: {
                 var pages = new LongOpenHashSet();
                 for (int k : parts.reverse().targets()) {
@@ -320,24 +299,4 @@ public final class WorldFormat {
         return out.toLongArray();
     }
 
-    /**
-     * Checks the filing of component-index records under their pages against the component
-     * index; adds a line per violation.
-     */
-    public void checkFiling(List<String> v, java.util.function.LongFunction<String> idToString) {
-        long filed = 0;
-        for (LongOpenHashSet keys : filing.values()) {
-            filed += keys.size();
-        }
-        var records = parts.tables().records();
-        for (long k : records.keys()) {
-            LongOpenHashSet keys = filing.get(ComponentPage.pageOf(k));
-            if (keys == null || !keys.contains(k)) {
-                v.add("component index record " + idToString.apply(k) + " is filed under no page");
-            }
-        }
-        if (filed != records.size()) {
-            v.add("component pages file " + filed + " records, the index has " + records.size());
-        }
-    }
 }

@@ -55,12 +55,12 @@
  *       ({@link dev.quiver.storage.format.Words}): 0 i64 raw word, 1 zz delta of the raw word, 2
  *       varint of the byte-reversed raw word, 3 ({@code f32}/{@code f64} holding whole numbers
  *       below 2^24 / 2^53, never -0) zz delta of the whole number.</li>
- *   <li>{@code components}, key = (kind &lt;&lt; 40) | entity index / 64
- *       ({@link dev.quiver.storage.format.ComponentPage}), kind 0 plain id, 1 {@code (R,T)} by T,
- *       2 {@code (R,*)} by R, 3 {@code (*,T)} by T: varint n records in ascending signed id order,
- *       each: the id (the first in {@code id} encoding, the others as the varint of the difference
- *       from the previous id, at least 1), varint k, k x zz delta of the table ids. Records are
- *       filed by the entity they name, so new entities touch their own pages.</li>
+ *   <li>{@code components} (family 5): none since format 4. The component index (for each id, the
+ *       tables whose type holds it, and the wildcard records {@code (R,*)}, {@code (*,T)}) is a
+ *       function of the table types: it is rebuilt from the {@code tables} pages when a world is
+ *       read, its records in ascending table id. Storing it cost a rewrite of every record page
+ *       whose record lists a new or dropped table, which for {@code (ChildOf,*)} or
+ *       {@code (IsA,*)} in a world of many small tables meant every table on every commit.</li>
  *   <li>{@code reverse}, key = target index / 64 ({@link dev.quiver.storage.format.ReversePage}):
  *       varint n targets in ascending order, each: varint target index minus the block's first,
  *       varint k (at least 1), k x zz delta of {@code (relationship index << 32) | source index}.</li>

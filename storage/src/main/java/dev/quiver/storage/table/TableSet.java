@@ -31,7 +31,7 @@ public final class TableSet {
     private ArrayList<Table> tables = new ArrayList<>();
     private HashMap<TypeKey, Table> byType = new HashMap<>();
     private IntArrayList freeIds = new IntArrayList();
-    private final IdRecords<Table> records = new IdRecords<>();
+    private final IdRecords<Table> records = new IdRecords<>(Table::id);
     /** Add and remove edges per table id (null until the table has one). */
     private ArrayList<Long2ObjectOpenHashMap<Table>> addEdges = new ArrayList<>();
     private ArrayList<Long2ObjectOpenHashMap<Table>> removeEdges = new ArrayList<>();
@@ -213,19 +213,43 @@ public final class TableSet {
         }
         Table t = new Table(id, type, colIds.toLongArray(), colSchemas.toArray(new Schema[0]));
         place(t);
-        for (long k : Types.recordKeys(type)) {
-            records.add(k, t);
-            changes.record(k);
-        }
+        file(t);
         return t;
     }
 
     /**
      * Puts a table read from a committed state in its slot, without filing it in the component
-     * index (whose records are read separately).
+     * index ({@link #file} or {@link #fileAll} does, once the tables are read).
      */
     public void restore(Table t) {
         place(t);
+    }
+
+    /** Files a table in the component index under every record of its type. */
+    public void file(Table t) {
+        for (long k : Types.recordKeys(t.type())) {
+            records.add(k, t);
+        }
+    }
+
+    /** Takes a table out of every component-index record of its type. */
+    public void unfile(Table t) {
+        for (long k : Types.recordKeys(t.type())) {
+            records.remove(k, t);
+        }
+    }
+
+    /**
+     * Rebuilds the component index from the tables' types (after a world's tables were read): the
+     * index is a function of the types, so the world does not store it.
+     */
+    public void fileAll() {
+        records.clear();
+        for (Table t : tables) {
+            if (t != null) {
+                file(t);
+            }
+        }
     }
 
     private void place(Table t) {
@@ -325,7 +349,7 @@ public final class TableSet {
             return;
         }
         var dropped = new IntOpenHashSet();
-        var keys = new LongOpenHashSet();
+        var keys = new LongOpenHashSet(); // records holding a dropped table
         for (Table t : drop) {
             if (t.count() != 0) {
                 throw new IllegalStateException("table " + t + " still has rows after cleanup");
@@ -338,9 +362,14 @@ public final class TableSet {
             keys.addAll(Types.recordKeys(t.type()));
         }
         changes.meta();
-        for (long k : keys) {
-            records.removeIf(k, t -> dropped.contains(t.id()));
-            changes.record(k);
+        if (drop.size() <= 16) {
+            for (Table t : drop) { // a binary search per record and table beats a scan of big records
+                unfile(t);
+            }
+        } else {
+            for (long k : keys) {
+                records.removeIf(k, t -> dropped.contains(t.id()));
+            }
         }
         clearEdges();
     }

@@ -6,7 +6,7 @@ import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 /**
  * What the open transaction changed, in the units that persistence needs to know: the only thing
  * mutation code talks to about durability. Mutation code says what it changed (an entity, a row of
- * a table, a component-index record, the entries pointing at a target); at commit the storage
+ * a table, the entries pointing at a target); at commit the storage
  * format turns these into the pages to rewrite, so no mutation code knows the page layout.
  *
  * <p>Units are coarse enough that bulk work stays cheap: entities and names in blocks of
@@ -25,7 +25,6 @@ public final class Changes {
     private final IntOpenHashSet nameBlocks = new IntOpenHashSet();
     private final IntOpenHashSet tables = new IntOpenHashSet();
     private final LongOpenHashSet rowChunks = new LongOpenHashSet();
-    private final LongOpenHashSet records = new LongOpenHashSet();
     private final IntOpenHashSet targetBlocks = new IntOpenHashSet();
     private final IntOpenHashSet shrunk = new IntOpenHashSet();
 
@@ -68,11 +67,6 @@ public final class Changes {
         shrunk.add(id);
     }
 
-    /** The component-index record of {@code key} changed, appeared or disappeared. */
-    public void record(long key) {
-        records.add(key);
-    }
-
     /** The reverse-index entries of target {@code index} changed. */
     public void target(int index) {
         targetBlocks.add(index >>> TARGET_BLOCK_SHIFT);
@@ -103,10 +97,6 @@ public final class Changes {
         return rowChunks;
     }
 
-    public LongOpenHashSet records() {
-        return records;
-    }
-
     public IntOpenHashSet targetBlocks() {
         return targetBlocks;
     }
@@ -123,7 +113,6 @@ public final class Changes {
         nameBlocks.clear();
         tables.clear();
         rowChunks.clear();
-        records.clear();
         targetBlocks.clear();
         shrunk.clear();
     }
