@@ -227,29 +227,40 @@ public final class TableSet {
 
     /** Files a table in the component index under every record of its type. */
     public void file(Table t) {
-        for (long k : Types.recordKeys(t.type())) {
-            records.add(k, t);
+        long[] keys = new long[3 * t.type().length];
+        for (int i = 0, n = Types.recordKeys(t.type(), keys); i < n; i++) {
+            records.add(keys[i], t);
         }
     }
 
     /** Takes a table out of every component-index record of its type. */
     public void unfile(Table t) {
-        for (long k : Types.recordKeys(t.type())) {
-            records.remove(k, t);
+        long[] keys = new long[3 * t.type().length];
+        for (int i = 0, n = Types.recordKeys(t.type(), keys); i < n; i++) {
+            records.remove(keys[i], t);
         }
     }
 
     /**
      * Rebuilds the component index from the tables' types (after a world's tables were read): the
-     * index is a function of the types, so the world does not store it.
+     * index is a function of the types, so the world does not store it. Tables are filed in
+     * ascending id, so every add appends.
      */
     public void fileAll() {
         records.clear();
+        long[] buf = new long[64];
         for (Table t : tables) {
             if (t != null) {
-                file(t);
+                buf = ensure(buf, t.type().length);
+                for (int i = 0, n = Types.recordKeys(t.type(), buf); i < n; i++) {
+                    records.add(buf[i], t);
+                }
             }
         }
+    }
+
+    private static long[] ensure(long[] buf, int typeLength) {
+        return buf.length >= 3 * typeLength ? buf : new long[Math.max(3 * typeLength, 2 * buf.length)];
     }
 
     private void place(Table t) {

@@ -148,14 +148,37 @@ public final class Types {
      * each pair {@code (R,T)} also {@code (R,*)} and {@code (*,T)}; each key once.
      */
     public static LongOpenHashSet recordKeys(long[] type) {
-        var keys = new LongOpenHashSet(type.length * 3);
-        for (long x : type) {
-            keys.add(x);
-            if (Ids.isPair(x)) {
-                keys.add(Ids.pairOfIndices(Ids.first(x), Ids.WILDCARD_INDEX));
-                keys.add(Ids.pairOfIndices(Ids.WILDCARD_INDEX, Ids.second(x)));
-            }
+        long[] buf = new long[3 * type.length];
+        int n = recordKeys(type, buf);
+        var keys = new LongOpenHashSet(n);
+        for (int i = 0; i < n; i++) {
+            keys.add(buf[i]);
         }
         return keys;
+    }
+
+    /**
+     * The record keys of {@link #recordKeys(long[])} written into {@code out} (at least
+     * {@code 3 * type.length} long), ascending, each once, without allocating.
+     *
+     * @return how many
+     */
+    public static int recordKeys(long[] type, long[] out) {
+        int n = 0;
+        for (long x : type) {
+            out[n++] = x;
+            if (Ids.isPair(x)) {
+                out[n++] = Ids.pairOfIndices(Ids.first(x), Ids.WILDCARD_INDEX);
+                out[n++] = Ids.pairOfIndices(Ids.WILDCARD_INDEX, Ids.second(x));
+            }
+        }
+        java.util.Arrays.sort(out, 0, n);
+        int u = 0;
+        for (int i = 0; i < n; i++) {
+            if (u == 0 || out[u - 1] != out[i]) {
+                out[u++] = out[i];
+            }
+        }
+        return u;
     }
 }
