@@ -94,7 +94,22 @@ final class DemoCommand extends BaseCommand {
     /** Opens the demo world, creating and loading it as needed. */
     private World prepare(List<Path> files) {
         if (World.exists(world)) {
-            World w = World.openReadOnly(world);
+            World w;
+            try {
+                w = World.openReadOnly(world);
+            } catch (dev.quiver.storage.WorldFormatException e) {
+                // the demo's own world, written by another build: keep it aside and load it again
+                Path aside = world.resolveSibling(world.getFileName() + ".other-format-" + System.currentTimeMillis());
+                try {
+                    Files.move(world, aside);
+                } catch (java.io.IOException io) {
+                    throw new dev.quiver.error.StorageIOException("cannot move the world at " + world + " aside: "
+                            + io.getMessage(), io);
+                }
+                out().println("The world at " + world + " was written by another Quiver build (" + e.getMessage()
+                        + "); moved it to " + aside + " and loading it again.");
+                return prepare(files);
+            }
             if (declared(w) && missing(w, files).isEmpty()) {
                 out().println("Reusing the world at " + world + " (" + w.entityCount()
                         + " entities); delete that directory to load it again.");

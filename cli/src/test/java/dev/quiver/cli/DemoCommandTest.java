@@ -62,6 +62,24 @@ class DemoCommandTest {
         run("check", world).ok();
     }
 
+    @Test
+    void aWorldOfAnotherFormatIsMovedAsideAndLoadedAgain() throws Exception {
+        Path fake = Files.createDirectory(tmp.resolve("fake"));
+        gzip(fake.resolve("wordnet_nouns.tsv.gz"), "dog_n_01\tKindOf\tanimal_n_01\n");
+        gzip(fake.resolve("wordnet_noun_lexnames.tsv.gz"), "dog_n_01\tLexname\tnoun_animal\n");
+        Path world = tmp.resolve("w");
+        run("load", world.toString(), fake.resolve("wordnet_nouns.tsv.gz").toString()).ok();
+        Files.writeString(world.resolve("FORMAT"), "quiver world format 3\n"); // as an older build wrote it
+
+        CliRunner.Run r = run("demo", "--world", world.toString(), "--examples", fake.toString());
+        assertTrue(r.out().contains("was written by another Quiver build"), r.out());
+        assertTrue(r.out().contains("Creating a world at " + world), r.out());
+        try (var s = Files.list(tmp)) {
+            assertTrue(s.anyMatch(p -> p.getFileName().toString().startsWith("w.other-format-")), "the old world is kept aside");
+        }
+        run("check", world.toString()).ok();
+    }
+
     private static void gzip(Path p, String text) throws java.io.IOException {
         try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(p))) {
             out.write(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
