@@ -22,6 +22,7 @@ import dev.quiver.storage.rules.TraitRules;
 import dev.quiver.storage.rules.Traits;
 import dev.quiver.storage.rules.Values;
 import dev.quiver.storage.table.Schemas;
+import dev.quiver.storage.table.Column;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.TableMoves;
 import dev.quiver.storage.table.TableSet;
@@ -550,6 +551,57 @@ public final class World implements AutoCloseable {
      */
     public Map<String, Object> get(long e, long id) {
         return values.get(aliveIndex(e), id);
+    }
+
+    /**
+     * One number field of a data id's value on the entity, owned or inherited as for
+     * {@link #get(long, long)}, without building a field map (allocates nothing: the hot path of
+     * pipelines that read numbers). f32, f64, i32 and i64 fields convert to double.
+     *
+     * @param field the field's position in the schema, from 0
+     * @throws ValueException when the entity has no value of the id, the field does not exist, or
+     *                        it is not a number field
+     */
+    public double getDouble(long e, long id, int field) {
+        Column[] c = cell;
+        int row = values.locate(aliveIndex(e), id, c);
+        FieldType t = fieldType(e, id, row, c[0], field);
+        switch (t) {
+            case F64: return Double.longBitsToDouble(c[0].word(field, row));
+            case F32: return Float.intBitsToFloat((int) c[0].word(field, row));
+            case I32: case I64: return c[0].word(field, row);
+            default: throw new ValueException("field " + field + " of " + idToString(id) + " is " + t + ", not a number");
+        }
+    }
+
+    /**
+     * One integral field (i32, i64, bool as 0/1, entity) of a data id's value on the entity, owned
+     * or inherited; allocates nothing.
+     *
+     * @throws ValueException as {@link #getDouble}, or when the field is a float or string field
+     */
+    public long getLong(long e, long id, int field) {
+        Column[] c = cell;
+        int row = values.locate(aliveIndex(e), id, c);
+        FieldType t = fieldType(e, id, row, c[0], field);
+        if (t == FieldType.F32 || t == FieldType.F64 || t == FieldType.STRING) {
+            throw new ValueException("field " + field + " of " + idToString(id) + " is " + t + ", not integral");
+        }
+        return c[0].word(field, row);
+    }
+
+    /** Scratch for {@link Values#locate} (a World is used from one thread at a time). */
+    private final Column[] cell = new Column[1];
+
+    private FieldType fieldType(long e, long id, int row, Column c, int field) {
+        if (row < 0) {
+            throw new ValueException(idToString(e) + " has no value of " + idToString(id));
+        }
+        var fields = c.schema().fields();
+        if (field < 0 || field >= fields.size()) {
+            throw new ValueException(idToString(id) + " has no field " + field + " (it has " + fields.size() + ")");
+        }
+        return fields.get(field).type();
     }
 
     /** The value of a record component on the entity, or null when absent. */

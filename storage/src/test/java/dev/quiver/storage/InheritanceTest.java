@@ -102,6 +102,59 @@ class InheritanceTest {
         assertEquals(w.resolve("Frigate"), w.owner(w.resolve("FastFrigate"), w.resolve("Defense")));
     }
 
+    /** The allocation-free typed getters read what get reads: owned, inherited through a diamond, or refused. */
+    @Test
+    void typedGettersReadOwnedAndInheritedFields() {
+        w = World.create(tmp.resolve("w"));
+        long pos = w.component("Pos", Schema.of("x", FieldType.F64, "y", FieldType.F32, "n", FieldType.I32, "name", FieldType.STRING));
+        w.add(pos, w.pair(Builtin.ON_INSTANTIATE, Builtin.INHERIT));
+        long root = w.entity("root");
+        w.set(root, pos, Map.of("x", 1.5, "y", 2.5f, "n", 7, "name", "r"));
+        long left = w.entity("left"), right = w.entity("right"), leaf = w.entity("leaf");
+        w.add(left, w.pair(Builtin.IS_A, root));
+        w.add(right, w.pair(Builtin.IS_A, root));
+        w.add(leaf, w.pair(Builtin.IS_A, left));
+        w.add(leaf, w.pair(Builtin.IS_A, right)); // a diamond
+        assertEquals(1.5, w.getDouble(leaf, pos, 0));
+        assertEquals(2.5, w.getDouble(leaf, pos, 1));
+        assertEquals(7.0, w.getDouble(leaf, pos, 2));
+        assertEquals(7, w.getLong(leaf, pos, 2));
+        w.set(right, pos, Map.of("x", 9.0, "y", 0f, "n", 1, "name", "R"));
+        assertEquals(1.5, w.getDouble(leaf, pos, 0), "depth first: the first base's chain reaches the root before the second base");
+        w.set(left, pos, Map.of("x", 3.0, "y", 0f, "n", 1, "name", "L"));
+        assertEquals(3.0, w.getDouble(leaf, pos, 0));
+        assertEquals(w.get(leaf, pos).get("x"), w.getDouble(leaf, pos, 0));
+        assertThrows(ValueException.class, () -> w.getDouble(leaf, pos, 3), "a string field is no number");
+        assertThrows(ValueException.class, () -> w.getLong(leaf, pos, 0), "an f64 field is not integral");
+        assertThrows(ValueException.class, () -> w.getDouble(leaf, pos, 4), "no such field");
+        long other = w.entity("other");
+        assertThrows(ValueException.class, () -> w.getDouble(other, pos, 0), "no value at all");
+    }
+
+    /** A wide diamond-rich hierarchy (more bases than the walk without a visited set allows) still finds the owner. */
+    @Test
+    void ownerThroughManyDiamonds() {
+        w = World.create(tmp.resolve("w"));
+        long c = valueComponent("C", OnInstantiate.INHERIT);
+        long top = w.entity("top");
+        w.set(top, c, Map.of("value", 5));
+        List<Long> level = List.of(top);
+        for (int depth = 0; depth < 6; depth++) { // every entity of a level is a base of every entity of the next
+            var next = new ArrayList<Long>();
+            for (int k = 0; k < 4; k++) {
+                long e = w.entity("d" + depth + "_" + k);
+                for (long b : level) {
+                    w.add(e, w.pair(Builtin.IS_A, b));
+                }
+                next.add(e);
+            }
+            level = next;
+        }
+        long bottom = level.get(0);
+        assertEquals(top, w.owner(bottom, c));
+        assertEquals(5, w.getLong(bottom, c, 0));
+    }
+
     /** A-14 with the default Override policy: the instance got a copy at instantiation. */
     @Test
     void overrideCopiesAtInstantiation() {

@@ -108,4 +108,14 @@ public class Inheritance extends ChronicleFork {
     public Object inheritedGet() {
         return w.get(leaf, shared);
     }
+
+    /**
+     * The same inherited value read as one number field ({@code World.getDouble}, which builds no
+     * field map: Flecs' {@code get<T>} returns a pointer); nanoseconds.
+     */
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.NANOSECONDS)
+    public double inheritedGetDouble() {
+        return w.getDouble(leaf, shared, 0);
+    }
 }

@@ -89,7 +89,41 @@ public final class Inheritance {
         if (!Types.hasPairOf(t.type(), IS_A) || policy(id) != OnInstantiate.INHERIT) {
             return 0;
         }
-        return baseOwning(i, id, new IntOpenHashSet());
+        visits = 0;
+        int o = baseOwningUnmarked(i, id);
+        return o >= 0 ? o : baseOwning(i, id, new IntOpenHashSet());
+    }
+
+    /** Bases visited by the current {@link #baseOwningUnmarked} walk. */
+    private int visits;
+    /** Bases a walk without a visited set may visit before it starts again with one. */
+    private static final int UNMARKED_VISITS = 64;
+
+    /**
+     * {@link #baseOwning} without a visited set, allocating nothing (the common case: a short
+     * chain). IsA is acyclic, so the walk ends; a base reached twice through a diamond did not own
+     * the id the first time either, so the answer is the same. -1 when the walk passed
+     * {@link #UNMARKED_VISITS} bases (a hierarchy with many diamonds): walk again with a set.
+     */
+    private int baseOwningUnmarked(int i, long id) {
+        long[] type = typeOf(i);
+        for (int k = Types.pairsStart(type, IS_A); Types.isPairOf(type, k, IS_A); k++) {
+            int b = Ids.second(type[k]);
+            if (!entities.isAliveIndex(b)) {
+                continue;
+            }
+            if (++visits > UNMARKED_VISITS) {
+                return -1;
+            }
+            if (tables.get(entities.table(b)).hasId(id)) {
+                return b;
+            }
+            int deeper = baseOwningUnmarked(b, id);
+            if (deeper != 0) {
+                return deeper;
+            }
+        }
+        return 0;
     }
 
     /** Depth first over the bases of {@code i}, the first base owning {@code id}, or 0. */

@@ -125,6 +125,24 @@ public final class Values {
     }
 
     /**
+     * The column and row holding the value of data id {@code id} for entity index {@code idx}
+     * (owned, or inherited from the nearest IsA base), as {@code column} and the returned row;
+     * -1 when there is none. Allocates nothing.
+     */
+    public int locate(int idx, long id, Column[] column) {
+        int owner = inheritance == null ? idx : inheritance.owner(idx, id);
+        if (owner == 0) {
+            return -1;
+        }
+        Column c = moves.tableOf(owner).column(id);
+        if (c == null) {
+            return -1;
+        }
+        column[0] = c;
+        return entities.row(owner);
+    }
+
+    /**
      * Builds a record from a field map (null gives null).
      *
      * @throws ValueException when the record cannot be built from the fields
