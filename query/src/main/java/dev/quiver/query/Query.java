@@ -25,7 +25,8 @@ import java.util.function.Consumer;
  *
  * <p>Supported now: terms {@code C}, {@code (R, T)}, {@code C(src)}, {@code R(src, T)} with
  * entities, dotted paths, numeric ids, {@code $variables} in any position, {@code $this},
- * {@code *}, {@code _} and the singleton {@code $}; operators {@code !}, {@code ?} and
+ * {@code *} and {@code _} (the {@code $} source was removed in Flecs v4.1, conformance NOTES K10: a
+ * syntax error); operators {@code !}, {@code ?} and
  * {@code ||}; {@code !{ ... }} scopes; {@code ==}, {@code !=}, {@code ~=}; {@code |self} (and
  * plain {@code self} sources); lookup variables {@code $this.child} as sources; the Singleton
  * trait. Prefab and Disabled entities are left out unless the query mentions those tags (QS-47).

@@ -248,9 +248,11 @@ public final class QueryParser {
                 if (where != Position.SOURCE) {
                     throw unexpected(t);
                 }
-                pos++;
-                ref = new TermRef(TermRef.Kind.SINGLETON, "$", null, Traversal.NONE, t.column());
-                break;
+                // Flecs v4.1 removed the '$' source (conformance NOTES K10), which FEATURES QL-06
+                // still lists; the conformance answers of real Flecs decide: an error
+                throw new QuerySyntaxException("the '$' source at column " + t.column() + " was removed in Flecs v4.1:"
+                        + " give the component the Singleton trait and write the term without a source, or name its"
+                        + " entity as the source, e.g. Input(Input)", "$", t.column());
             default:
                 throw unexpected(t);
         }

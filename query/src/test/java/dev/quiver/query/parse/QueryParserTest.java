@@ -95,7 +95,9 @@ class QueryParserTest {
         assertTrue(th.source().isThis());
         assertEquals(TermRef.Kind.VARIABLE, th.source().kind());
         assertTrue(one("Position($This)").source().isThis());
-        assertEquals(TermRef.Kind.SINGLETON, one("Input($)").source().kind());
+        var removed = assertThrows(QuerySyntaxException.class, () -> one("Input($)"));
+        assertEquals(7, removed.column());
+        assertTrue(removed.getMessage().contains("removed in Flecs v4.1"), removed.getMessage());
         Term cv = one("C($x)");
         assertEquals("x", cv.source().name());
     }
