@@ -19,26 +19,110 @@ import java.util.function.ToIntFunction;
  * highest id so far (the common case) appends. The table type is a parameter so that this module
  * needs no storage class. Not thread-safe.
  *
+ * <p><b>Built when read.</b> After {@link #rebuildFrom} (a world was read) nothing is built: the
+ * first reads of a key scan the tables for it alone (a reader that runs one query touches a few
+ * keys), and after {@link #LAZY_KEYS} such keys, or at the first change, {@link #keys()} or
+ * {@link #size()}, the whole index is built in one pass. Either way every read sees exactly what a
+ * whole build gives.
+ *
  * @param <T> the table type
  */
 public final class IdRecords<T> {
+    /** Keys built one at a time by a table scan before the whole index is built. */
+    public static final int LAZY_KEYS = 16;
+    /** Marks a key a scan found in no table (while the index is not built whole). */
+    private static final ArrayList<Object> ABSENT = new ArrayList<>(0);
+
     private final Long2ObjectOpenHashMap<ArrayList<T>> records = new Long2ObjectOpenHashMap<>();
     private final ToIntFunction<? super T> id;
+    /** The tables to build from while the index is not built whole; null once it is. */
+    private TableSource<T> source;
+    private int scannedKeys;
+
+    /**
+     * The tables a lazily built index reads: in ascending id, with the records each files under.
+     *
+     * @param <T> the table type
+     */
+    public interface TableSource<T> {
+        /** Every table, in ascending id. */
+        Iterable<T> tables();
+
+        /** True when {@code table} files under record {@code key}. */
+        boolean holds(T table, long key);
+
+        /** Writes the record keys of {@code table} into {@code out} (grown as needed), returns how many. */
+        int keys(T table, long[][] out);
+    }
 
     /** @param id a table's id (unique among tables; the order of each record) */
     public IdRecords(ToIntFunction<? super T> id) {
         this.id = id;
     }
 
+    /** Forgets every record; they are built from {@code tables} when first read. */
+    public void rebuildFrom(TableSource<T> tables) {
+        records.clear();
+        source = tables;
+        scannedKeys = 0;
+    }
+
+    /** The record of {@code key} as the whole index has it: null when no table holds it. */
+    @SuppressWarnings("unchecked")
+    private ArrayList<T> record(long key) {
+        ArrayList<T> l = records.get(key);
+        if (source == null) {
+            return l;
+        }
+        if (l == null) {
+            if (++scannedKeys > LAZY_KEYS) {
+                buildAll();
+                return records.get(key);
+            }
+            l = new ArrayList<>();
+            for (T t : source.tables()) {
+                if (source.holds(t, key)) {
+                    l.add(t);
+                }
+            }
+            records.put(key, l.isEmpty() ? (ArrayList<T>) (ArrayList<?>) ABSENT : l);
+        }
+        return l == ABSENT || l.isEmpty() ? null : l;
+    }
+
+    /**
+     * Builds the whole index now, from the tables as they are. The owner calls it before it changes
+     * the set of tables, so that a later build cannot see a table twice or miss one.
+     */
+    public void build() {
+        buildAll();
+    }
+
+    /** Builds every record in one pass over the tables (ascending id: every add appends). */
+    private void buildAll() {
+        TableSource<T> src = source;
+        if (src == null) {
+            return;
+        }
+        source = null;
+        records.clear();
+        long[][] buf = {new long[64]};
+        for (T t : src.tables()) {
+            for (int i = 0, n = src.keys(t, buf); i < n; i++) {
+                add(buf[0][i], t);
+            }
+        }
+    }
+
     /** The tables of a record, or an empty list; do not modify, do not hold across mutations. */
     public List<T> get(long key) {
-        ArrayList<T> l = records.get(key);
+        ArrayList<T> l = record(key);
         return l == null ? Collections.emptyList() : l;
     }
 
     /** True when some table holds {@code key}. */
     public boolean contains(long key) {
-        return records.containsKey(key);
+        return record(key) != null;
     }
 
     /**
@@ -47,6 +131,7 @@ public final class IdRecords<T> {
      * @return true when the record is new (no table held the key before)
      */
     public boolean add(long key, T table) {
+        buildAll();
         ArrayList<T> l = records.get(key);
         boolean created = l == null;
         if (created) {
@@ -72,6 +157,7 @@ public final class IdRecords<T> {
      * @return true when the record is gone afterwards
      */
     public boolean remove(long key, T table) {
+        buildAll();
         ArrayList<T> l = records.get(key);
         if (l == null) {
             return false;
@@ -110,6 +196,7 @@ public final class IdRecords<T> {
      * @return true when the record is gone afterwards (no table holds the key any more)
      */
     public boolean removeIf(long key, Predicate<? super T> drop) {
+        buildAll();
         ArrayList<T> l = records.get(key);
         if (l == null) {
             return false;
@@ -124,21 +211,25 @@ public final class IdRecords<T> {
 
     /** Drops a whole record. */
     public void remove(long key) {
+        buildAll();
         records.remove(key);
     }
 
     /** Number of records. */
     public int size() {
+        buildAll();
         return records.size();
     }
 
     /** The keys of every record; do not modify. */
     public LongSet keys() {
+        buildAll();
         return records.keySet();
     }
 
-    /** Drops every record. */
+    /** Drops every record (an empty index, built). */
     public void clear() {
         records.clear();
+        source = null;
     }
 }

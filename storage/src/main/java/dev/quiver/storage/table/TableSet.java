@@ -243,20 +243,28 @@ public final class TableSet {
 
     /**
      * Rebuilds the component index from the tables' types (after a world's tables were read): the
-     * index is a function of the types, so the world does not store it. Tables are filed in
-     * ascending id, so every add appends.
+     * index is a function of the types, so the world does not store it. The records are built when
+     * first read ({@link IdRecords}): a reader that runs one query scans the tables for the few
+     * keys it touches, and the first change builds the whole index.
      */
     public void fileAll() {
-        records.clear();
-        long[] buf = new long[64];
-        for (Table t : tables) {
-            if (t != null) {
-                buf = ensure(buf, t.type().length);
-                for (int i = 0, n = Types.recordKeys(t.type(), buf); i < n; i++) {
-                    records.add(buf[i], t);
-                }
+        records.rebuildFrom(new IdRecords.TableSource<>() {
+            @Override
+            public Iterable<Table> tables() {
+                return () -> tables.stream().filter(java.util.Objects::nonNull).iterator();
             }
-        }
+
+            @Override
+            public boolean holds(Table t, long key) {
+                return Types.holdsRecordKey(t.type(), key);
+            }
+
+            @Override
+            public int keys(Table t, long[][] out) {
+                out[0] = ensure(out[0], t.type().length);
+                return Types.recordKeys(t.type(), out[0]);
+            }
+        });
     }
 
     private static long[] ensure(long[] buf, int typeLength) {
@@ -264,6 +272,7 @@ public final class TableSet {
     }
 
     private void place(Table t) {
+        records.build(); // the index must not be built from a table list that already has t
         int id = t.id();
         if (id < 0) {
             throw new IllegalArgumentException("table id " + id);
@@ -283,6 +292,7 @@ public final class TableSet {
      * reused its id); its component-index records are read again by the caller.
      */
     public void unplace(int id) {
+        records.build();
         Table t = get(id);
         if (t != null) {
             tables.set(id, null);
@@ -359,6 +369,7 @@ public final class TableSet {
         if (drop.isEmpty()) {
             return;
         }
+        records.build();
         var dropped = new IntOpenHashSet();
         var keys = new LongOpenHashSet(); // records holding a dropped table
         for (Table t : drop) {

@@ -157,6 +157,28 @@ public final class Types {
         return keys;
     }
 
+    /** True when a table of this type files under component-index record {@code key} ({@link #recordKeys}). */
+    public static boolean holdsRecordKey(long[] type, long key) {
+        if (!Ids.isPair(key)) {
+            return Arrays.binarySearch(type, key) >= 0;
+        }
+        int f = Ids.first(key), sec = Ids.second(key);
+        if (f != Ids.WILDCARD_INDEX && sec != Ids.WILDCARD_INDEX) {
+            return Arrays.binarySearch(type, key) >= 0;
+        }
+        if (sec == Ids.WILDCARD_INDEX && f != Ids.WILDCARD_INDEX) {
+            return hasPairOf(type, f);
+        }
+        if (f == Ids.WILDCARD_INDEX && sec != Ids.WILDCARD_INDEX) {
+            for (long x : type) {
+                if (Ids.isPair(x) && Ids.second(x) == sec) {
+                    return true;
+                }
+            }
+        }
+        return false; // (*, *) is no record
+    }
+
     /**
      * The record keys of {@link #recordKeys(long[])} written into {@code out} (at least
      * {@code 3 * type.length} long), ascending, each once, without allocating.
