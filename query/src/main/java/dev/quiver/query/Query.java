@@ -253,7 +253,8 @@ public final class Query {
     /**
      * The plan to evaluate: this query's, or a new one when the ids of a *From term's E changed
      * since it was planned (FEATURES.md QS-24: E's id list is read when the query is evaluated).
-     * Planning again resolves the names again.
+     * Planning again resolves the names again, so it raises the creation errors of
+     * {@link #parse} when a name the query uses was deleted meanwhile.
      */
     private Plan current() {
         return plan.fromListsCurrent(world) ? plan : Planner.plan(world, ast, presetNames);

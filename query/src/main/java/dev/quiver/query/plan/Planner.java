@@ -25,9 +25,9 @@ import java.util.Map;
  *
  * <p>Ordering rules (greedy, FEATURES.md QS-12):
  * <ol>
- *   <li>Filters whose variables are bound run as soon as possible: Not terms and Not scopes
- *       (once every variable they share with positive terms is bound), {@code !=}, {@code ~=},
- *       and tests whose elements are all bound or fixed.</li>
+ *   <li>Filters whose variables are bound run as soon as possible: Not terms, Not scopes and
+ *       {@code not | E} (once every variable they share with positive terms is bound), {@code !=},
+ *       {@code ~=}, and tests whose elements are all bound or fixed.</li>
  *   <li>{@code $v == x} binding an unbound variable.</li>
  *   <li>The cheapest generator: a term with a bound or fixed source, then the smaller of the
  *       component index rows and the reverse-index estimates.</li>
@@ -36,7 +36,11 @@ import java.util.Map;
  *       for it and are skipped when it stays unbound (dependent terms, QS-09).</li>
  * </ol>
  * A query whose {@code $this} appears only in Not, Optional and predicate terms starts with an
- * {@link OpKind#EACH} over all tables (QS-49).
+ * {@link OpKind#EACH} over all tables (QS-49). An {@code and | E} is one step whose nested steps
+ * are E's ids in this same order (its cost is its cheapest id's); {@code or | E} and
+ * {@code not | E} wrap an {@link OpKind#OR} over E's ids ({@link FromTerms}). Member-value terms
+ * become {@link OpKind#MEMBER_SELECT} or {@link OpKind#MEMBER_WITH} ({@link MemberTerms}), and
+ * each field's access is computed by {@link FieldAccess}.
  */
 public final class Planner {
     private static final int THIS = 0;
