@@ -2,6 +2,7 @@ package dev.quiver.query;
 
 import dev.quiver.query.engine.Bindings;
 import dev.quiver.query.engine.Evaluator;
+import dev.quiver.query.parse.InOut;
 import dev.quiver.query.parse.QueryAst;
 import dev.quiver.query.parse.QueryParser;
 import dev.quiver.query.plan.Operand;
@@ -49,8 +50,14 @@ import java.util.function.Consumer;
  * Traversable (ChildOf, IsA, or a Transitive relationship), else {@link QueryValidationException};
  * {@code up IsA} needs a component with {@code (OnInstantiate, Inherit)}. {@code cascade} and
  * {@code desc} order by depth, which Flecs allows only on cached queries: they raise
- * {@link QueryValidationException} (conformance NOTES K13). IsA component inheritance and the
- * *From operators raise {@link UnsupportedQueryException}.
+ * {@link QueryValidationException} (conformance NOTES K13).
+ *
+ * <p>The *From operators {@code and | E}, {@code or | E}, {@code not | E} match E's own ids (DontInherit
+ * ones left out) as And terms, one Or chain or Not terms (QS-24, plan package {@code FromTerms}); a
+ * query whose E has changed is planned again before it is evaluated. Member-value terms
+ * {@code Comp.member(src, T)} compare an entity member of the source's Comp with T, {@code *} or a
+ * variable (QS-23, plan package {@code MemberTerms}). Access modifiers are checked and each field's
+ * access is computed ({@link #fieldAccess(int)}, QS-25).
  *
  * <p>Errors at creation: {@link QuerySyntaxException} (token and column),
  * {@link UnknownQueryNameException} (name and column), {@link UnsupportedQueryException},
@@ -171,6 +178,21 @@ public final class Query {
         return null;
     }
 
+    /**
+     * The access of field {@code field} (FEATURES.md QS-25): the modifier written on its term, or the
+     * default: {@link InOut#INOUT} for data owned by {@code $this}, {@link InOut#IN} for data read
+     * from another source (fixed, variable, {@code up} traversal, IsA-inherited), {@link InOut#NONE}
+     * for fields without data (tags, Not, *From and equality terms). Never {@link InOut#DEFAULT}.
+     *
+     * @throws IndexOutOfBoundsException when there is no such field
+     */
+    public InOut fieldAccess(int field) {
+        if (field < 0 || field >= plan.fieldCount()) {
+            throw new IndexOutOfBoundsException("field " + field + " of " + plan.fieldCount());
+        }
+        return plan.fieldAccess()[field];
+    }
+
     /** The first step (itself, the wrapped step or an Or alternative) that writes the field with a term. */
     private static Step stepOfField(Step s, int field) {
         if (s.field() == field && s.term() != null) {
@@ -201,12 +223,12 @@ public final class Query {
      * counts the distinct sources, {@code R(S, $x)} the distinct reachable {@code $x}.
      */
     public long count() {
-        return new Evaluator(world, plan, presetValues).count();
+        return new Evaluator(world, current(), presetValues).count();
     }
 
     /** Calls {@code action} with every result, in evaluation order (deterministic for a given world state). */
     public void forEach(Consumer<QueryRow> action) {
-        new Evaluator(world, plan, presetValues).run(b -> {
+        new Evaluator(world, current(), presetValues).run(b -> {
             action.accept(row(b));
             return true;
         });
@@ -222,11 +244,21 @@ public final class Query {
         if (limit == 0) {
             return out;
         }
-        new Evaluator(world, plan, presetValues).run(b -> {
+        new Evaluator(world, current(), presetValues).run(b -> {
             out.add(row(b));
             return limit < 0 || out.size() < limit;
         });
         return out;
+    }
+
+    /**
+     * The plan to evaluate: this query's, or a new one when the ids of a *From term's E changed
+     * since it was planned (FEATURES.md QS-24: E's id list is read when the query is evaluated).
+     * Planning again resolves the names again, so it raises the creation errors of
+     * {@link #parse} when a name the query uses was deleted meanwhile.
+     */
+    private Plan current() {
+        return plan.fromListsCurrent(world) ? plan : Planner.plan(world, ast, presetNames);
     }
 
     private QueryRow row(Bindings b) {

@@ -102,4 +102,33 @@ class PlanTest extends QueryTestSupport {
         assertPlan("(LocatedIn, *|self)", "0: SELECT (LocatedIn,*|self)($this) field=0 binds=$this per-table");
         assertPlan("(LocatedIn, _)", "0: SELECT (LocatedIn,_)($this) field=0 binds=$this per-table");
     }
+
+    @Test
+    void fromOperatorsExpandTheIdsOfE() {
+        // E's ids in type order (pairs sort first), Prefab left out
+        world();
+        with("Crew", "Prefab", "Person", "(LocatedIn,town0)");
+        assertPlan("and | Crew",
+            "0: AND_FROM Crew($this) field=0 binds=$this",
+            "     0: SELECT (LocatedIn,town0)($this) binds=$this",
+            "     1: WITH Person($this)");
+        assertPlan("City, or | Crew",
+            "0: SELECT City($this) field=0 binds=$this per-table",
+            "1: OR_FROM Crew($this) field=1",
+            "     OR",
+            "       | WITH (LocatedIn,town0)($this)",
+            "       | WITH Person($this)");
+        assertPlan("Person, not | Crew",
+            "0: SELECT Person($this) field=0 binds=$this per-table",
+            "1: NOT_FROM Crew($this) field=1",
+            "     OR",
+            "       | WITH (LocatedIn,town0)($this)",
+            "       | WITH Person($this)");
+        assertPlan("or | Crew",
+            "0: OR_FROM Crew($this) field=0 binds=$this",
+            "     OR binds=$this",
+            "       | SELECT (LocatedIn,town0)($this) binds=$this",
+            "       | SELECT Person($this) binds=$this",
+            "       ? WITH (LocatedIn,town0)($this)");
+    }
 }

@@ -68,7 +68,6 @@ class QueryErrorsTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
-        "`Position, and | e`                | `unsupported: operator 'and |' at column 11`",
         "`(LocatedIn, e|up)`                | `unsupported: traversal 'up' on a term target at column 15`",
         "`Position || Position(e)`          | `unsupported: '||' alternatives with different sources at column 13`",
     })

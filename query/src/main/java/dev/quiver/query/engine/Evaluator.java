@@ -27,7 +27,8 @@ import java.util.List;
  *
  * <p>Operation families: id terms, operators and {@code EACH} here; the transitive operations in
  * {@link TransitiveOps} (over {@link Closure}s); the equality predicates in {@link PredicateOps};
- * upward traversal ({@code up R}, {@code self|up R}) in {@link UpTraversal}.
+ * upward traversal ({@code up R}, {@code self|up R}) in {@link UpTraversal}; member-value terms in
+ * {@link MemberOps}; the *From operators in {@link FromOps}.
  *
  * <p>Prefab and Disabled tables are skipped unless the query mentions those ids (QS-47). Terms
  * widened by IsA inheritance (component inheritance, {@code self|up IsA}) run in {@link InheritOps}.
@@ -51,7 +52,7 @@ public final class Evaluator {
         boolean go();
     }
 
-    private static final Cont FOUND = () -> false;
+    static final Cont FOUND = () -> false;
     static final int FAIL = -1;
 
     final World world;
@@ -68,6 +69,8 @@ public final class Evaluator {
     private final PredicateOps predicates = new PredicateOps(this);
     private final InheritOps inheritance = new InheritOps(this);
     private final UpTraversal up = new UpTraversal(this);
+    private final MemberOps members = new MemberOps(this);
+    private final FromOps from = new FromOps(this);
     private Sink sink;
     boolean counting;
     private long count;
@@ -161,7 +164,7 @@ public final class Evaluator {
 
     // ------------------------------------------------------------------ continuation graph
 
-    private void link(List<Step> chain, Cont end) {
+    void link(List<Step> chain, Cont end) {
         for (int i = 0; i < chain.size(); i++) {
             Step s = chain.get(i);
             markDead(s);
@@ -174,7 +177,7 @@ public final class Evaluator {
         return () -> exec(s);
     }
 
-    private void linkChildren(Step s) {
+    void linkChildren(Step s) {
         if (s.inner() != null) {
             markDead(s.inner());
         }
@@ -214,6 +217,11 @@ public final class Evaluator {
             case NOT_SCOPE:
                 link(s.scope(), FOUND);
                 break;
+            case AND_FROM:
+            case OR_FROM:
+            case NOT_FROM:
+                from.link(s);
+                break;
             default:
                 break;
         }
@@ -221,7 +229,7 @@ public final class Evaluator {
 
     // ------------------------------------------------------------------ dispatch
 
-    private boolean exec(Step s) {
+    boolean exec(Step s) {
         for (int slot : s.requires()) {
             if (b.values[slot] == 0) {
                 unsetField(s.field());
@@ -248,6 +256,11 @@ public final class Evaluator {
             case OR: return or(s);
             case NOT_SCOPE: return notScope(s);
             case EACH: return each(s);
+            case MEMBER_SELECT: return members.select(s);
+            case MEMBER_WITH: return members.with(s);
+            case AND_FROM: return from.and(s);
+            case OR_FROM: return from.or(s);
+            case NOT_FROM: return from.not(s);
             default: throw new IllegalStateException("unknown op " + s.kind());
         }
     }

@@ -39,5 +39,18 @@ public enum OpKind {
     /** {@code !{ ... }}: succeeds when the inner steps have no solution. */
     NOT_SCOPE,
     /** Binds {@code $this} to every entity (queries without a positive {@code $this} term, QS-49). */
-    EACH
+    EACH,
+    /**
+     * {@code Comp.member(src, T)}, source unbound: every instance of Comp, table by table, whose
+     * entity member matches T, {@code *} or {@code $v} (QS-23).
+     */
+    MEMBER_SELECT,
+    /** {@code Comp.member(src, T)}, source bound or fixed: the source's own Comp instance. */
+    MEMBER_WITH,
+    /** {@code and | E}: the steps of E's ids in order (a positive block); sets the field to E (QS-24). */
+    AND_FROM,
+    /** {@code or | E}: an {@link #OR} over E's ids; sets the field to E. */
+    OR_FROM,
+    /** {@code not | E}: succeeds when the {@link #OR} over E's ids has no match; the field stays unset. */
+    NOT_FROM
 }

@@ -76,6 +76,16 @@ final class PerTable {
                 return true;
             case EACH:
                 return s.eachSlot() != v;
+            case AND_FROM:
+                for (Step a : s.scope()) {
+                    if (!tableDetermined(a, v)) {
+                        return false;
+                    }
+                }
+                return true;
+            case OR_FROM:
+            case NOT_FROM:
+                return tableDetermined(s.inner(), v);
             default:
                 break;
         }

@@ -1,5 +1,8 @@
 package dev.quiver.query.plan;
 
+import dev.quiver.query.parse.InOut;
+import dev.quiver.storage.World;
+
 import java.util.List;
 
 /**
@@ -21,15 +24,36 @@ import java.util.List;
  * @param fieldCount number of fields (terms, with an Or chain counting once and scopes not at all)
  * @param matchPrefab the query mentions Prefab, so prefab tables are not skipped (QS-47)
  * @param matchDisabled the query mentions Disabled, so disabled tables are not skipped
+ * @param presetSlots the slots of the variables set before evaluation
+ * @param fieldAccess the access of each field (never {@link InOut#DEFAULT}; {@link FieldAccess})
+ * @param fromLists the ids each *From term read from its E, in written order ({@link FromTerms})
  */
 public record Plan(String text, List<Step> steps, int stepCount, List<String> slotNames,
                    List<String> variableNames, int[] variableSlots, boolean hasThis, int fieldCount,
-                   boolean matchPrefab, boolean matchDisabled, int[] presetSlots) {
+                   boolean matchPrefab, boolean matchDisabled, int[] presetSlots, InOut[] fieldAccess,
+                   List<FromList> fromLists) {
+
+    /**
+     * The ids a plan's *From term read from its E.
+     *
+     * @param entity E
+     * @param ids E's own ids without its DontInherit ones, in type order, when the plan was made
+     */
+    public record FromList(long entity, long[] ids) {}
 
     public Plan {
         steps = List.copyOf(steps);
         slotNames = List.copyOf(slotNames);
         variableNames = List.copyOf(variableNames);
+        fromLists = List.copyOf(fromLists);
+    }
+
+    /**
+     * True when every *From term's E still has the ids the plan read (or was deleted): the plan is
+     * current. When false, plan the query again to follow E (FEATURES.md QS-24).
+     */
+    public boolean fromListsCurrent(World world) {
+        return FromTerms.current(world, fromLists);
     }
 
     /** Number of variable slots. */
@@ -48,31 +72,36 @@ public record Plan(String text, List<Step> steps, int stepCount, List<String> sl
      * 0: SELECT (Lexname,noun_animal)($this) field=0 binds=$this per-table
      * 1: NOT field=1
      *      TRANS_TEST (KindOf,animal_n_01)($this)
+     * 2: WITH Position($this) field=2 access=inout
      * </pre>
+     * A top-level step that writes a field carrying data shows the field's access ({@code in},
+     * {@code out}, {@code inout}, or {@code filter}); fields without data ({@code none}: tags, Not,
+     * *From, equality terms) show none.
      */
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < steps.size(); i++) {
-            print(sb, steps.get(i), i + ": ", "");
+            print(sb, steps.get(i), i + ": ", "", true);
         }
         return sb.toString();
     }
 
-    private void print(StringBuilder sb, Step s, String label, String indent) {
-        sb.append(indent).append(label).append(s.describe(this)).append('\n');
+    private void print(StringBuilder sb, Step s, String label, String indent, boolean top) {
+        sb.append(indent).append(label).append(s.describe(this, top && s.field() >= 0 ? fieldAccess[s.field()] : null))
+            .append('\n');
         String in = indent + " ".repeat(label.length()) + "  ";
         if (s.inner() != null) {
-            print(sb, s.inner(), "", in);
+            print(sb, s.inner(), "", in, false);
         }
         for (Step a : s.alternatives()) {
-            print(sb, a, "| ", in);
+            print(sb, a, "| ", in, false);
         }
         for (Step c : s.checks()) {
-            print(sb, c, "? ", in);
+            print(sb, c, "? ", in, false);
         }
         for (int i = 0; i < s.scope().size(); i++) {
-            print(sb, s.scope().get(i), i + ": ", in);
+            print(sb, s.scope().get(i), i + ": ", in, false);
         }
     }
 }

@@ -25,9 +25,9 @@ import java.util.Map;
  *
  * <p>Ordering rules (greedy, FEATURES.md QS-12):
  * <ol>
- *   <li>Filters whose variables are bound run as soon as possible: Not terms and Not scopes
- *       (once every variable they share with positive terms is bound), {@code !=}, {@code ~=},
- *       and tests whose elements are all bound or fixed.</li>
+ *   <li>Filters whose variables are bound run as soon as possible: Not terms, Not scopes and
+ *       {@code not | E} (once every variable they share with positive terms is bound), {@code !=},
+ *       {@code ~=}, and tests whose elements are all bound or fixed.</li>
  *   <li>{@code $v == x} binding an unbound variable.</li>
  *   <li>The cheapest generator: a term with a bound or fixed source, then the smaller of the
  *       component index rows and the reverse-index estimates.</li>
@@ -36,7 +36,11 @@ import java.util.Map;
  *       for it and are skipped when it stays unbound (dependent terms, QS-09).</li>
  * </ol>
  * A query whose {@code $this} appears only in Not, Optional and predicate terms starts with an
- * {@link OpKind#EACH} over all tables (QS-49).
+ * {@link OpKind#EACH} over all tables (QS-49). An {@code and | E} is one step whose nested steps
+ * are E's ids in this same order (its cost is its cheapest id's); {@code or | E} and
+ * {@code not | E} wrap an {@link OpKind#OR} over E's ids ({@link FromTerms}). Member-value terms
+ * become {@link OpKind#MEMBER_SELECT} or {@link OpKind#MEMBER_WITH} ({@link MemberTerms}), and
+ * each field's access is computed by {@link FieldAccess}.
  */
 public final class Planner {
     private static final int THIS = 0;
@@ -134,7 +138,8 @@ public final class Planner {
         }
         int[] varSlots = slots.stream().mapToInt(Integer::intValue).toArray();
         return new Plan(ast.text(), steps, nextStepId, slotNames, names, varSlots, allSlots.get(THIS), fields,
-            resolver.matchPrefab(), resolver.matchDisabled(), presetSlots);
+            resolver.matchPrefab(), resolver.matchDisabled(), presetSlots, FieldAccess.of(world, units, fields),
+            resolver.fromLists());
     }
 
     // ------------------------------------------------------------------ ordering
@@ -219,7 +224,8 @@ public final class Planner {
                 return false;
             }
         }
-        if (u.kind == Unit.Kind.NOT || u.kind == Unit.Kind.SCOPE) {
+        // an empty and|E or or|E binds nothing: like a filter, it waits for its source
+        if (u.filter() || (u.from() && u.terms.isEmpty())) {
             for (int s = u.slots.nextSetBit(0); s >= 0; s = u.slots.nextSetBit(s + 1)) {
                 if (positiveSlots.get(s) && !bound.get(s)) {
                     return false;
@@ -247,6 +253,7 @@ public final class Planner {
         switch (u.kind) {
             case NOT:
             case SCOPE:
+            case FROM_NOT:
                 return 0;
             case OPTIONAL:
                 return 3;
@@ -276,6 +283,14 @@ public final class Planner {
     }
 
     private long cost(Unit u, BitSet bound) {
+        if (u.kind == Unit.Kind.FROM_AND) {
+            // its steps start with the cheapest of E's ids
+            long c = Long.MAX_VALUE;
+            for (ResolvedTerm r : u.terms) {
+                c = Math.min(c, termCost(r, bound));
+            }
+            return u.terms.isEmpty() ? 0 : c;
+        }
         long c = 0;
         for (ResolvedTerm r : u.terms) {
             c += termCost(r, bound);
@@ -291,7 +306,10 @@ public final class Planner {
         switch (k) {
             case WITH:
             case TRANS_TEST:
+            case MEMBER_WITH:
                 return 2;
+            case MEMBER_SELECT:
+                return 100 + rows(r.first().entity());
             case TRANS_UP:
             case UP_WITH:
                 return 10;
@@ -361,6 +379,9 @@ public final class Planner {
         Operand src = r.source();
         boolean srcBound = src.kind() == Operand.Kind.CONST || src.kind() == Operand.Kind.LOOKUP
             || (src.isVar() && bound.get(src.slot()));
+        if (r.member() != null) {
+            return srcBound ? OpKind.MEMBER_WITH : OpKind.MEMBER_SELECT;
+        }
         if (r.up() != null) {
             return srcBound ? OpKind.UP_WITH : OpKind.UP_SELECT;
         }
@@ -403,29 +424,32 @@ public final class Planner {
                 return new Step(id, OpKind.OPTIONAL, null, u.field, inner, List.of(), List.of(), List.of(), requires,
                     inner.binds(), -1, false);
             }
-            case OR: {
+            case OR:
+                return orStep(u.terms, u.terms.get(0).source(), u.field, bound, requires);
+            case FROM_AND: {
                 int id = nextStepId++;
-                List<Step> alts = new ArrayList<>();
-                List<Step> checks = new ArrayList<>();
-                BitSet binds = new BitSet();
-                Operand src = u.terms.get(0).source();
-                boolean srcUnbound = src.isVar() && !bound.get(src.slot());
+                List<Unit> inner = new ArrayList<>();
                 for (ResolvedTerm r : u.terms) {
-                    Step a = leaf(r, u.field, bound, new int[0]);
-                    alts.add(a);
-                    for (int s : a.binds()) {
-                        binds.set(s);
+                    Unit a = new Unit(u.written, Unit.Kind.AND, -1, u.column);
+                    a.terms.add(r);
+                    for (int s : r.slots()) {
+                        a.slots.set(s);
                     }
+                    inner.add(a);
                 }
-                if (srcUnbound) {
-                    BitSet withSource = (BitSet) bound.clone();
-                    withSource.set(src.slot());
-                    for (ResolvedTerm r : u.terms.subList(0, u.terms.size() - 1)) {
-                        checks.add(leaf(r, -1, withSource, new int[0]));
-                    }
-                }
-                return new Step(id, OpKind.OR, null, u.field, null, alts, List.of(), checks, requires,
-                    binds.stream().toArray(), -1, false);
+                BitSet innerBound = (BitSet) bound.clone();
+                List<Step> chain = order(inner, innerBound, positiveSlots);
+                innerBound.andNot(bound);
+                return new Step(id, OpKind.AND_FROM, u.fromTerm, u.field, null, List.of(), chain, List.of(), requires,
+                    innerBound.stream().toArray(), -1, false);
+            }
+            case FROM_OR:
+            case FROM_NOT: {
+                int id = nextStepId++;
+                Step or = orStep(u.terms, u.fromTerm.source(), -1, bound, new int[0]);
+                OpKind k = u.kind == Unit.Kind.FROM_OR ? OpKind.OR_FROM : OpKind.NOT_FROM;
+                return new Step(id, k, u.fromTerm, u.field, or, List.of(), List.of(), List.of(), requires,
+                    k == OpKind.OR_FROM ? or.binds() : new int[0], -1, false);
             }
             default: {
                 int id = nextStepId++;
@@ -441,6 +465,34 @@ public final class Planner {
                     new int[0], -1, false);
             }
         }
+    }
+
+    /**
+     * An Or chain over {@code terms} on source {@code src}, writing {@code field}: its alternatives,
+     * and when the source is unbound a test per alternative but the last (one result per source).
+     */
+    private Step orStep(List<ResolvedTerm> terms, Operand src, int field, BitSet bound, int[] requires) {
+        int id = nextStepId++;
+        List<Step> alts = new ArrayList<>();
+        List<Step> checks = new ArrayList<>();
+        BitSet binds = new BitSet();
+        boolean srcUnbound = src.isVar() && !bound.get(src.slot());
+        for (ResolvedTerm r : terms) {
+            Step a = leaf(r, field, bound, new int[0]);
+            alts.add(a);
+            for (int s : a.binds()) {
+                binds.set(s);
+            }
+        }
+        if (srcUnbound && !terms.isEmpty()) {
+            BitSet withSource = (BitSet) bound.clone();
+            withSource.set(src.slot());
+            for (ResolvedTerm r : terms.subList(0, terms.size() - 1)) {
+                checks.add(leaf(r, -1, withSource, new int[0]));
+            }
+        }
+        return new Step(id, OpKind.OR, null, field, null, alts, List.of(), checks, requires,
+            binds.stream().toArray(), -1, false);
     }
 
     private Step leaf(ResolvedTerm r, int field, BitSet bound, int[] requires) {

@@ -27,10 +27,19 @@ import dev.quiver.query.parse.Term;
  * @param inherit how IsA inheritance widens the term ({@link Inherit#NONE} for most terms)
  * @param up the upward traversal of the source ({@code up R}, {@code self|up R}), or null when the
  *     term matches on the source itself
+ * @param member for a member-value term {@code Comp.member(src, T)} (FEATURES.md QL-19, QS-23), the
+ *     entity-typed member it reads ({@code first} is then the component, {@code second} the value);
+ *     null for every other term
  */
 public record ResolvedTerm(Term ast, Operand first, Operand second, Operand source, Predicate predicate,
                            String text, boolean transitive, boolean reflexive, boolean selfNeedsPair,
-                           Inherit inherit, Up up) {
+                           Inherit inherit, Up up, Member member) {
+
+    /**
+     * The member a member-value term reads: field {@code index} (named {@code name}, of type
+     * {@link dev.quiver.storage.FieldType#ENTITY}) of component {@code component}'s schema.
+     */
+    public record Member(long component, int index, String name) {}
 
     /**
      * IsA inheritance of a term on a plain fixed id X (Flecs v4, FEATURES ISA-10, ISA-12):
@@ -53,15 +62,15 @@ public record ResolvedTerm(Term ast, Operand first, Operand second, Operand sour
 
     ResolvedTerm(Term ast, Operand first, Operand second, Operand source, Predicate predicate,
                  String text, boolean transitive, boolean reflexive, boolean selfNeedsPair) {
-        this(ast, first, second, source, predicate, text, transitive, reflexive, selfNeedsPair, Inherit.NONE, null);
+        this(ast, first, second, source, predicate, text, transitive, reflexive, selfNeedsPair, Inherit.NONE, null, null);
     }
 
     ResolvedTerm withSelfNeedsPair(boolean b) {
-        return new ResolvedTerm(ast, first, second, source, predicate, text, transitive, reflexive, b, inherit, up);
+        return new ResolvedTerm(ast, first, second, source, predicate, text, transitive, reflexive, b, inherit, up, member);
     }
 
     ResolvedTerm withInherit(Inherit i) {
-        return new ResolvedTerm(ast, first, second, source, predicate, text, transitive, reflexive, selfNeedsPair, i, up);
+        return new ResolvedTerm(ast, first, second, source, predicate, text, transitive, reflexive, selfNeedsPair, i, up, member);
     }
 
     /** True when evaluating the term can give {@code slot} a value (not a lookup base, not a filter). */
@@ -95,6 +104,9 @@ public record ResolvedTerm(Term ast, Operand first, Operand second, Operand sour
             return source + " " + predicate.symbol() + " " + (text != null ? "\"" + text + "\"" : second);
         }
         String id = second == null ? first.toString() : "(" + first + "," + second + ")";
+        if (member != null) {
+            id = "(" + first.text() + "." + member.name() + "," + second + ")";
+        }
         return id + "(" + source + (up != null ? "|" + up : "") + ")";
     }
 }

@@ -2,6 +2,7 @@ package dev.quiver.query.plan;
 
 import dev.quiver.index.Ids;
 import dev.quiver.query.QuerySyntaxException;
+import dev.quiver.query.QueryValidationException;
 import dev.quiver.query.UnknownQueryNameException;
 import dev.quiver.query.UnsupportedQueryException;
 import dev.quiver.query.parse.Operator;
@@ -38,6 +39,8 @@ final class Resolver {
     private int hiddenCount;
     private boolean matchPrefab;
     private boolean matchDisabled;
+    /** The ids read for each *From term, in written order. */
+    private final List<Plan.FromList> fromLists = new ArrayList<>();
 
     Resolver(World world, QueryAst ast) {
         this.world = world;
@@ -73,6 +76,11 @@ final class Resolver {
         return matchDisabled;
     }
 
+    /** The ids each *From term read from its E, in written order. */
+    List<Plan.FromList> fromLists() {
+        return fromLists;
+    }
+
     // ------------------------------------------------------------------ resolution
 
     private List<Unit> units(List<Term> terms, boolean inScope) {
@@ -80,6 +88,7 @@ final class Resolver {
         int field = 0;
         for (int i = 0; i < terms.size(); i++) {
             Term t = terms.get(i);
+            FieldAccess.check(t);
             if (t.isScope()) {
                 Unit u = new Unit(i, Unit.Kind.SCOPE, -1, t.column());
                 u.scope.addAll(units(t.scope(), true));
@@ -93,6 +102,7 @@ final class Resolver {
                 Unit u = new Unit(i, Unit.Kind.OR, inScope ? -1 : field++, t.column());
                 while (true) {
                     Term alt = terms.get(i);
+                    FieldAccess.check(alt);
                     u.terms.add(resolve(alt, inScope));
                     if (alt.oper() != Operator.OR) {
                         break;
@@ -100,6 +110,7 @@ final class Resolver {
                     i++;
                 }
                 checkOrSources(u);
+                FieldAccess.checkChain(u.terms);
                 for (ResolvedTerm r : u.terms) {
                     setSlots(u.slots, r);
                 }
@@ -111,9 +122,16 @@ final class Resolver {
                 case AND: k = Unit.Kind.AND; break;
                 case NOT: k = Unit.Kind.NOT; break;
                 case OPTIONAL: k = Unit.Kind.OPTIONAL; break;
+                case AND_FROM: k = Unit.Kind.FROM_AND; break;
+                case OR_FROM: k = Unit.Kind.FROM_OR; break;
+                case NOT_FROM: k = Unit.Kind.FROM_NOT; break;
                 default:
                     throw new UnsupportedQueryException("operator '" + t.oper().prefix().trim() + "'",
                         t.oper().prefix().trim(), t.column());
+            }
+            if (t.oper() == Operator.AND_FROM || t.oper() == Operator.OR_FROM || t.oper() == Operator.NOT_FROM) {
+                out.add(fromUnit(t, i, k, inScope ? -1 : field++, inScope));
+                continue;
             }
             Unit u = new Unit(i, k, inScope ? -1 : field++, t.column());
             ResolvedTerm r = resolve(t, inScope);
@@ -122,6 +140,43 @@ final class Resolver {
             out.add(u);
         }
         return out;
+    }
+
+    /**
+     * A *From term {@code and | E}, {@code or | E} or {@code not | E}: E's ids, read now, as exact
+     * own-id terms on the term's source ({@link FromTerms}).
+     *
+     * @throws QueryValidationException when E is not a fixed entity, or carries flags
+     * @throws UnknownQueryNameException when E does not resolve
+     * @throws UnsupportedQueryException for a {@code _} source or traversal on the source
+     */
+    private Unit fromUnit(Term t, int written, Unit.Kind kind, int field, boolean inScope) {
+        TermRef er = t.first();
+        String op = t.oper().prefix().trim();
+        if (er.kind() != TermRef.Kind.ENTITY || !er.traversal().isNone()) {
+            throw new QueryValidationException("'" + op + "' needs a fixed entity whose ids it matches, found '" + er
+                + "' in '" + t + "' at column " + er.column(), er.toString(), er.column());
+        }
+        TermRef sr = t.source();
+        if (sr.kind() == TermRef.Kind.ANY || (!sr.traversal().isNone() && !sr.traversal().selfOnly())) {
+            String tok = sr.kind() == TermRef.Kind.ANY ? "_" : sr.traversal().toString();
+            throw new UnsupportedQueryException("source '" + sr + "' on '" + t + "'", tok,
+                sr.kind() == TermRef.Kind.ANY ? sr.column() : sr.traversal().column());
+        }
+        long e = lookup(er.name(), er.column());
+        Operand eo = Operand.constant(e, er.name(), false);
+        Operand src = source(sr, eo, inScope);
+        Unit u = new Unit(written, kind, field, t.column());
+        u.fromTerm = new ResolvedTerm(t, eo, null, src, null, null, false, false, false);
+        long[] ids = FromTerms.ids(world, e);
+        fromLists.add(new Plan.FromList(e, ids));
+        for (long id : ids) {
+            u.terms.add(FromTerms.term(world, t, id, src));
+        }
+        if (src.isVar()) {
+            u.slots.set(src.slot());
+        }
+        return u;
     }
 
     /**
@@ -141,7 +196,8 @@ final class Resolver {
             if (u.kind == Unit.Kind.SCOPE) {
                 markReflexiveSelfRows(u.scope, (BitSet) writtenBound.clone());
             }
-            if (u.kind == Unit.Kind.AND || u.kind == Unit.Kind.OR) {
+            if (u.kind == Unit.Kind.AND || u.kind == Unit.Kind.OR || u.kind == Unit.Kind.FROM_AND
+                || u.kind == Unit.Kind.FROM_OR) {
                 for (ResolvedTerm r : u.terms) {
                     for (int slot : r.slots()) {
                         if (r.canBind(slot)) {
@@ -185,6 +241,10 @@ final class Resolver {
             }
             Operand r = element(right, inScope, false);
             return new ResolvedTerm(t, null, r, l, t.predicate(), null, false, false, false);
+        }
+        ResolvedTerm.Member member = MemberTerms.read(world, t);
+        if (member != null) {
+            return resolveMember(t, member, inScope);
         }
         Operand first = element(t.first(), inScope, true);
         boolean explicitSource = t.source().kind() != TermRef.Kind.DEFAULT;
@@ -246,7 +306,25 @@ final class Resolver {
                 + " relationship '" + first.text() + "' at column " + t.second().column(), second.text(),
                 t.second().column());
         }
-        return new ResolvedTerm(t, first, second, source, null, null, transitive, reflexive, false, inherit, up);
+        return new ResolvedTerm(t, first, second, source, null, null, transitive, reflexive, false, inherit, up, null);
+    }
+
+    /** A member-value term {@code Comp.member(src, T)} ({@link MemberTerms}). */
+    private ResolvedTerm resolveMember(Term t, ResolvedTerm.Member m, boolean inScope) {
+        MemberTerms.check(world, t, m);
+        TermRef f = t.first();
+        Operand first = Operand.constant(m.component(), f.name().substring(0, f.name().length() - m.name().length() - 1),
+            false);
+        if (t.source().kind() != TermRef.Kind.DEFAULT && t.source().isVariable()) {
+            slot(t.source().name(), inScope); // register variables in written order: C.m($src, $v)
+        }
+        Operand second = element(t.second(), inScope, false);
+        Operand source = source(t.source(), first, inScope);
+        if (second.kind() == Operand.Kind.CONST) {
+            noteBuiltin(second.entity());
+        }
+        return new ResolvedTerm(t, first, second, source, null, null, false, false, false, ResolvedTerm.Inherit.NONE,
+            null, m);
     }
 
     private void noteBuiltin(long e) {

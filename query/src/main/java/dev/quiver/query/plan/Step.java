@@ -1,5 +1,7 @@
 package dev.quiver.query.plan;
 
+import dev.quiver.query.parse.InOut;
+
 import java.util.Arrays;
 import java.util.List;
 
@@ -10,11 +12,13 @@ import java.util.List;
  * @param id dense index of the step within its plan (nested steps included)
  * @param kind the operation
  * @param term the resolved term (null for {@link OpKind#NOT_SCOPE}, {@link OpKind#OR},
- *     {@link OpKind#NOT}, {@link OpKind#OPTIONAL} and {@link OpKind#EACH})
+ *     {@link OpKind#NOT}, {@link OpKind#OPTIONAL} and {@link OpKind#EACH}); for the *From
+ *     operations the written {@code E(source)}
+ * @param inner the wrapped step of {@link OpKind#NOT} and {@link OpKind#OPTIONAL}, and the
+ *     {@link OpKind#OR} over E's ids of {@link OpKind#OR_FROM} and {@link OpKind#NOT_FROM}, else null
  * @param field field index written by the step, -1 when none
- * @param inner the wrapped step of {@link OpKind#NOT} and {@link OpKind#OPTIONAL}, else null
  * @param alternatives the alternatives of {@link OpKind#OR}, else empty
- * @param scope the steps of {@link OpKind#NOT_SCOPE}, else empty
+ * @param scope the steps of {@link OpKind#NOT_SCOPE} and {@link OpKind#AND_FROM}, else empty
  * @param checks for an {@link OpKind#OR} whose source is unbound: each alternative compiled as a
  *     test on a bound source, used to keep a match of alternative i only when no earlier
  *     alternative matches the same source (one result per entity, first alternative wins, QS-10)
@@ -40,8 +44,12 @@ public record Step(int id, OpKind kind, ResolvedTerm term, int field, Step inner
         return new Step(id, kind, term, field, inner, alternatives, scope, checks, requires, binds, eachSlot, r);
     }
 
-    /** One line describing the step (nested steps follow on their own lines in {@link Plan#toString()}). */
-    String describe(Plan plan) {
+    /**
+     * One line describing the step (nested steps follow on their own lines in {@link Plan#toString()}).
+     *
+     * @param access the access of the field it writes, shown when it carries data; null to leave it out
+     */
+    String describe(Plan plan, InOut access) {
         StringBuilder sb = new StringBuilder();
         sb.append(kind);
         if (term != null) {
@@ -52,6 +60,9 @@ public record Step(int id, OpKind kind, ResolvedTerm term, int field, Step inner
         }
         if (field >= 0) {
             sb.append(" field=").append(field);
+            if (access != null && access != InOut.NONE && access != InOut.DEFAULT) {
+                sb.append(" access=").append(access.keyword());
+            }
         }
         if (binds.length > 0) {
             sb.append(" binds=");

@@ -5,12 +5,14 @@ import java.util.BitSet;
 import java.util.List;
 
 /**
- * A schedulable unit of a query: one written term, one Or chain or one Not scope, with its
- * resolved terms, the field it writes and the variable slots it mentions.
+ * A schedulable unit of a query: one written term, one Or chain, one Not scope or one *From term,
+ * with its resolved terms, the field it writes and the variable slots it mentions. A *From unit's
+ * terms are the ids of its E, one exact own-id term each ({@link FromTerms}); its
+ * {@link #fromTerm} is the written {@code E($this)}.
  */
 final class Unit {
-    /** Kinds of units. */
-    enum Kind { AND, OPTIONAL, NOT, OR, SCOPE }
+    /** Kinds of units: {@code and | E}, {@code or | E}, {@code not | E} are FROM_AND, FROM_OR, FROM_NOT. */
+    enum Kind { AND, OPTIONAL, NOT, OR, SCOPE, FROM_AND, FROM_OR, FROM_NOT }
 
     final int written;
     final Kind kind;
@@ -19,6 +21,8 @@ final class Unit {
     final int field;
     final BitSet slots = new BitSet();
     final int column;
+    /** For a *From unit, the term {@code E(source)} the field reports; else null. */
+    ResolvedTerm fromTerm;
 
     Unit(int written, Kind kind, int field, int column) {
         this.written = written;
@@ -27,14 +31,25 @@ final class Unit {
         this.column = column;
     }
 
-    /** And, Optional and Or units can bind variables. */
+    /** And, Optional, Or, AndFrom and OrFrom units can bind variables. */
     boolean positive() {
-        return kind == Kind.AND || kind == Kind.OPTIONAL || kind == Kind.OR;
+        return kind == Kind.AND || kind == Kind.OPTIONAL || kind == Kind.OR || kind == Kind.FROM_AND
+            || kind == Kind.FROM_OR;
     }
 
-    /** True when the unit is an And or Or unit one of whose terms can bind {@code slot}. */
+    /** True for the units that only filter: Not, Not scopes and NotFrom. */
+    boolean filter() {
+        return kind == Kind.NOT || kind == Kind.SCOPE || kind == Kind.FROM_NOT;
+    }
+
+    /** True for {@code and | E}, {@code or | E} and {@code not | E}. */
+    boolean from() {
+        return kind == Kind.FROM_AND || kind == Kind.FROM_OR || kind == Kind.FROM_NOT;
+    }
+
+    /** True when the unit is an And, Or, AndFrom or OrFrom unit one of whose terms can bind {@code slot}. */
     boolean binds(int slot) {
-        if (kind != Kind.AND && kind != Kind.OR) {
+        if (kind != Kind.AND && kind != Kind.OR && kind != Kind.FROM_AND && kind != Kind.FROM_OR) {
             return false;
         }
         for (ResolvedTerm r : terms) {
