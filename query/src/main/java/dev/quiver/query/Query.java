@@ -28,9 +28,19 @@ import java.util.stream.StreamSupport;
  *
  * <p>{@link #parse(World, String)} runs the stages in order: parse ({@link QueryParser}, text to
  * terms), validate and compile ({@link Planner}: names resolved, traits read, terms ordered, one
- * operation per term) and, per call to {@link #count()}, {@link #forEach(Consumer)} or
- * {@link #rows(int)}, evaluate ({@link Evaluator}). Like an uncached Flecs query, the plan reflects
- * the relationship traits at creation; each evaluation reads the current world.
+ * operation per term) and, per call to {@link #count()}, {@link #forEachTable}, {@link #iter()},
+ * {@link #each}, {@link #forEach(Consumer)}, {@link #rows(int)} or {@link #stream()}, evaluate
+ * ({@link Evaluator}). Like an uncached Flecs query, the plan reflects the relationship traits at
+ * creation; each evaluation reads the current world.
+ *
+ * <p>Iteration is table by table ({@link TableResult}, Flecs v4 iterators): when the term that binds
+ * {@code $this} walks the component index and every later term reads only the table's type, one
+ * step stands for all rows of a table, with the fields' data readable as columns; otherwise steps
+ * are single rows. The per-row {@link #each}, {@link #forEach}, {@link #rows} and {@link #stream}
+ * are built on it. Writes while a callback iteration runs are refused
+ * ({@link dev.quiver.storage.WorldIteratingException}); a pull iteration ({@link #iter()},
+ * {@link #stream()}) fails fast with {@link WorldChangedException} after a write. Field values:
+ * {@link QueryRow#get(int, Class)}, {@link TableResult#column(int)}.
  *
  * <p>Supported now: terms {@code C}, {@code (R, T)}, {@code C(src)}, {@code R(src, T)} with
  * entities, dotted paths, numeric ids, {@code $variables} in any position, {@code $this},
