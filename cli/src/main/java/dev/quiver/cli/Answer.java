@@ -1,5 +1,6 @@
 package dev.quiver.cli;
 
+import dev.quiver.index.Ids;
 import dev.quiver.query.Query;
 import dev.quiver.query.QueryRow;
 import dev.quiver.storage.World;
@@ -9,24 +10,55 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.StringJoiner;
 
 /**
- * The evaluated answer of one query, turned into names so it can be printed in any
- * {@link ResultFormat}: the count, the rows (all or the first {@code limit}), and the evaluation
- * time. This is the only CLI class that iterates query results.
+ * The answer of one query, turned into names so it can be printed in any {@link ResultFormat}:
+ * the count, the rows and the evaluation time. {@link #stream} hands rows out as the engine finds
+ * them (table by table); {@link #evaluate} keeps them (the demo). This is the only CLI class that
+ * iterates query results.
  */
 final class Answer {
-    /** One field of a row: the matched id, its source when not the row's own entity, and whether it is set. */
-    record Field(String id, String source, boolean set) {
+    /**
+     * One field of a row: the matched id, its source when not the row's own entity, whether it is
+     * set, and its component value (ordered member map) when the id carries data on the source.
+     */
+    record Field(String id, String source, boolean set, Map<String, Object> value) {
         /** {@code id}, {@code id@source}, or {@code -} when not set (the conformance row notation). */
         @Override
         public String toString() {
             return !set ? "-" : source == null ? id : id + "@" + source;
         }
+
+        /** {@link #toString()} followed by the value, e.g. {@code Position{x: 1.0, y: 2.0}}. */
+        String withValue() {
+            if (value == null) {
+                return toString();
+            }
+            StringJoiner j = new StringJoiner(", ", "{", "}");
+            value.forEach((k, v) -> j.add(k + ": " + v));
+            return this + j.toString();
+        }
     }
 
     /** One result row: {@code $this} (null when the query has none), the variables by name, the fields. */
     record Row(String self, Map<String, String> vars, List<Field> fields) {}
+
+    /**
+     * What a printer knows before the rows: the query text, whether rows have {@code $this}, the
+     * variables, the field count, and the total count when it was asked for first (else -1).
+     */
+    record Head(String query, boolean hasThis, List<String> variables, int fieldCount, long count) {}
+
+    /** Receives the rows of {@link #stream} as they come. */
+    interface RowSink {
+        void head(Head head);
+
+        void row(Row row);
+
+        /** After the last row: the total count (not just the rows shown) and the time in nanoseconds. */
+        void end(long count, int shown, long nanos);
+    }
 
     final String query;
     final boolean hasThis;
@@ -79,29 +111,66 @@ final class Answer {
      * name, path or id) set before evaluation ({@link Query#set}).
      */
     static Answer evaluate(World w, String text, java.util.Map<String, String> preset, Integer limit, boolean countOnly) {
+        Answer[] out = new Answer[1];
+        List<Row> rows = new ArrayList<>();
+        Head[] head = new Head[1];
+        RowSink keep = new RowSink() {
+            @Override
+            public void head(Head h) {
+                head[0] = h;
+            }
+
+            @Override
+            public void row(Row r) {
+                rows.add(r);
+            }
+
+            @Override
+            public void end(long count, int shown, long nanos) {
+                out[0] = new Answer(text, head[0].hasThis(), head[0].variables(), rows, count, nanos);
+            }
+        };
+        if (countOnly) {
+            long start = System.nanoTime();
+            Query q = parse(w, text, preset);
+            keep.head(head(text, q, -1));
+            keep.end(q.count(), 0, System.nanoTime() - start);
+        } else {
+            stream(w, text, preset, limit, false, keep);
+        }
+        return out[0];
+    }
+
+    private static Head head(String text, Query q, long count) {
+        return new Head(text, q.hasThis(), List.copyOf(q.variableNames()), q.fieldCount(), count);
+    }
+
+    /**
+     * Parses and evaluates {@code text}, handing each row to {@code sink} as the engine yields it
+     * (nothing is collected), at most {@code limit} rows; then the total count (counted apart
+     * when the limit cut the rows short).
+     *
+     * @param countFirst count before the rows (for formats that print the count first); the count
+     *                   then runs the query once more
+     */
+    static void stream(World w, String text, java.util.Map<String, String> preset, Integer limit, boolean countFirst,
+                       RowSink sink) {
         long start = System.nanoTime();
         Query q = parse(w, text, preset);
-        List<String> vars = new ArrayList<>();
-        for (String v : q.variableNames()) {
-            vars.add(v);
-        }
+        List<String> vars = List.copyOf(q.variableNames());
         boolean hasThis = q.hasThis();
-        if (countOnly) {
-            long count = q.count();
-            return new Answer(text, hasThis, vars, List.of(), count, System.nanoTime() - start);
+        long first = countFirst ? q.count() : -1;
+        sink.head(head(text, q, first));
+        int[] shown = {0};
+        if (limit == null || limit > 0) {
+            q.each(r -> {
+                sink.row(row(w, r, hasThis, vars));
+                shown[0]++;
+                return limit == null || shown[0] < limit;
+            });
         }
-        List<Row> rows = new ArrayList<>();
-        long count;
-        if (limit == null) {
-            q.forEach(r -> rows.add(row(w, r, hasThis, vars)));
-            count = rows.size();
-        } else {
-            for (QueryRow r : q.rows(limit)) {
-                rows.add(row(w, r, hasThis, vars));
-            }
-            count = rows.size() < limit ? rows.size() : q.count();
-        }
-        return new Answer(text, hasThis, vars, rows, count, System.nanoTime() - start);
+        long count = first >= 0 ? first : limit == null || shown[0] < limit ? shown[0] : q.count();
+        sink.end(count, shown[0], System.nanoTime() - start);
     }
 
     private static Row row(World w, QueryRow r, boolean hasThis, List<String> vars) {
@@ -116,14 +185,22 @@ final class Answer {
             long id = r.fieldId(i);
             String idText = id == 0 ? null : w.idToString(id);
             if (!r.fieldSet(i)) {
-                fields.add(new Field(idText, null, false));
+                fields.add(new Field(idText, null, false, null));
                 continue;
             }
             long src = r.fieldSource(i);
             String source = src == 0 || (hasThis && src == self) ? null : entity(w, src);
-            fields.add(new Field(idText, source, true));
+            fields.add(new Field(idText, source, true, value(w, src, id)));
         }
         return new Row(hasThis ? entity(w, self) : null, values, fields);
+    }
+
+    /** The value of a data id on an entity, or null (a tag, a wildcard, or a value the source does not have). */
+    private static Map<String, Object> value(World w, long src, long id) {
+        if (src == 0 || src == Ids.WILDCARD || Ids.isWildcard(id) || w.schema(id) == null || !w.isAlive(src)) {
+            return null;
+        }
+        return w.get(src, id);
     }
 
     /** A variable name without its {@code $}. */

@@ -23,6 +23,8 @@ import java.util.List;
             "--format canonical prints the conformance block of each query (conformance/FORMAT.md: rows "
                 + "'<this> | <vars> | <fields>' sorted by bytes, then 'count: N'; 'error' for a query that fails "
                 + "to parse or validate); with --queries-file, lines are only stripped (no TAB rule, no header).",
+            "Rows are printed as they are found (table by table); fields that carry data print their "
+                + "component value. --format csv and tsv print one line per result with a header.",
             "Example: quiver query w '(KindOf, dog_n_01)' --limit 5"})
 final class QueryCommand extends BaseCommand {
     @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (must exist).")
@@ -81,30 +83,41 @@ final class QueryCommand extends BaseCommand {
             return canonical();
         }
         List<String[]> queries = queriesFile == null ? null : readQueries(queriesFile);
-        boolean countOnly = format == ResultFormat.count;
         try (World w = openReader(world)) {
-            if (queries == null) {
-                format.print(Answer.evaluate(w, query, vars, limit, countOnly), out());
+            if (format == ResultFormat.count) {
+                if (queries == null) {
+                    out().println(Answer.evaluate(w, query, vars, limit, true).count);
+                }
+                for (String[] q : queries == null ? List.<String[]>of() : queries) {
+                    out().println(q[1] + "\t" + inFile(q, () -> Answer.evaluate(w, q[1], limit, true)).count);
+                    out().flush();
+                }
                 return ExitCodes.OK;
             }
-            List<Answer> answers = new ArrayList<>();
-            for (String[] q : queries) {
-                try {
-                    Answer a = Answer.evaluate(w, q[1], limit, countOnly);
-                    answers.add(a);
-                    if (format != ResultFormat.json) {
-                        format.printAll(List.of(a), out());
-                        out().flush();
-                    }
-                } catch (BadInputException e) {
-                    throw new CliInputException(queriesFile + ":" + q[0] + ": " + e.getMessage(), e);
-                }
+            ResultFormat.Printer printer = format.printer(out(), queries != null);
+            boolean countFirst = format.countFirst(queries != null);
+            if (queries == null) {
+                Answer.stream(w, query, vars, limit, countFirst, printer);
             }
-            if (format == ResultFormat.json) {
-                format.printAll(answers, out());
+            for (String[] q : queries == null ? List.<String[]>of() : queries) {
+                inFile(q, () -> {
+                    Answer.stream(w, q[1], java.util.Map.of(), limit, countFirst, printer);
+                    return null;
+                });
+                out().flush();
             }
+            printer.close();
         }
         return ExitCodes.OK;
+    }
+
+    /** Runs the evaluation of a query of --queries-file, naming the file and line in its error. */
+    private <T> T inFile(String[] q, java.util.function.Supplier<T> evaluation) {
+        try {
+            return evaluation.get();
+        } catch (BadInputException e) {
+            throw new CliInputException(queriesFile + ":" + q[0] + ": " + e.getMessage(), e);
+        }
     }
 
     /** {@code --format canonical}: one block per query, each printed as soon as it is evaluated. */

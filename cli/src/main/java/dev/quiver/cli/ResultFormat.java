@@ -1,184 +1,67 @@
 package dev.quiver.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 
 /**
- * How {@code quiver query} prints answers.
+ * How {@code quiver query} prints answers. Rows are printed as the engine yields them (table by
+ * table), never collected first; {@code --limit} stops the evaluation early. Fields that carry
+ * data print their component value (the member map of the id on the field's source).
  *
  * <ul>
- *   <li>{@code table}: aligned columns {@code this}, one per variable, and the matched fields,
- *       then a line with the count and time; for humans.</li>
- *   <li>{@code json}: one object {@code {"query", "count", "results": [...]}}.</li>
+ *   <li>{@code table}: columns {@code this}, one per variable, and the matched fields (each
+ *       {@code id}, {@code id@source} or {@code -}, followed by its value as
+ *       {@code {member: value, ...}}), then a line with the count and time; for humans. Columns
+ *       are aligned over the first {@value TablePrinter#ALIGNED} rows.</li>
+ *   <li>{@code json}: one object {@code {"query", "count", "results": [...]}} (the count is
+ *       computed first); each result {@code {"this", "vars", "fields": [{"id", "source", "set",
+ *       "value"}]}}.</li>
  *   <li>{@code jsonl}: one result object per line.</li>
+ *   <li>{@code csv} (RFC 4180 quoting) and {@code tsv} (tab, newline and backslash escaped as
+ *       {@code \t}, {@code \n}, {@code \\}): a header line {@code this, $var..., field0, value0,
+ *       ...}, then one line per result; a value cell holds the value as a JSON object.</li>
  *   <li>{@code count}: the number of results alone.</li>
  *   <li>{@code canonical}: the conformance block of each query ({@link CanonicalBlock}); printed by
- *       {@link QueryCommand} itself, never through this enum's methods.</li>
+ *       {@link QueryCommand} itself.</li>
  * </ul>
  * With several queries ({@code --queries-file}), {@code table} prints one block per query,
- * {@code json} an array of query objects, {@code jsonl} one query object per line and
- * {@code count} lines {@code query<TAB>count}.
+ * {@code json} an array of query objects, {@code jsonl} one query object per line, {@code csv}
+ * and {@code tsv} one table with a leading {@code query} column, and {@code count} lines
+ * {@code query<TAB>count}.
  */
 enum ResultFormat {
-    table, json, jsonl, count, canonical;
+    table, json, jsonl, csv, tsv, count, canonical;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Receives the answers of one or several queries, then {@link #close()} once after the last. */
+    interface Printer extends Answer.RowSink {
+        /** Ends the output (closes a JSON array). */
+        void close();
+    }
 
-    /** Prints the answer of the only query. */
-    void print(Answer a, PrintWriter out) {
+    /**
+     * A printer of this format.
+     *
+     * @param several the output holds several queries' answers ({@code --queries-file})
+     * @throws IllegalStateException for {@code count} and {@code canonical}, printed elsewhere
+     */
+    Printer printer(PrintWriter out, boolean several) {
         switch (this) {
             case table:
-                printTable(a, out);
-                break;
+                return new TablePrinter(out, several);
             case json:
-                out.println(write(queryObject(a)));
-                break;
+                return new JsonPrinter(out, several, false);
             case jsonl:
-                for (Answer.Row r : a.rows) {
-                    out.println(write(rowObject(r, a)));
-                }
-                break;
-            case count:
-                out.println(a.count);
-                break;
+                return new JsonPrinter(out, several, true);
+            case csv:
+                return new DelimitedPrinter(out, several, ',');
+            case tsv:
+                return new DelimitedPrinter(out, several, '\t');
             default:
-                throw new IllegalStateException(name());
+                throw new IllegalStateException(name() + " is not printed row by row");
         }
     }
 
-    /** Prints the answers of several queries. */
-    void printAll(List<Answer> answers, PrintWriter out) {
-        switch (this) {
-            case table:
-                for (Answer a : answers) {
-                    out.println("query: " + a.query);
-                    printTable(a, out);
-                    out.println();
-                }
-                break;
-            case json: {
-                List<Object> all = new ArrayList<>();
-                for (Answer a : answers) {
-                    all.add(queryObject(a));
-                }
-                out.println(write(all));
-                break;
-            }
-            case jsonl:
-                for (Answer a : answers) {
-                    out.println(write(queryObject(a)));
-                }
-                break;
-            case count:
-                for (Answer a : answers) {
-                    out.println(a.query + "\t" + a.count);
-                }
-                break;
-            default:
-                throw new IllegalStateException(name());
-        }
-    }
-
-    private static void printTable(Answer a, PrintWriter out) {
-        List<String> header = new ArrayList<>();
-        if (a.hasThis) {
-            header.add("this");
-        }
-        for (String v : a.variables) {
-            header.add("$" + Answer.display(v));
-        }
-        header.add("fields");
-        List<List<String>> cells = new ArrayList<>();
-        for (Answer.Row r : a.rows) {
-            List<String> line = new ArrayList<>();
-            if (a.hasThis) {
-                line.add(r.self());
-            }
-            line.addAll(r.vars().values());
-            List<String> fields = new ArrayList<>();
-            for (Answer.Field f : r.fields()) {
-                fields.add(f.toString());
-            }
-            line.add(fields.isEmpty() ? "-" : String.join(" ", fields));
-            cells.add(line);
-        }
-        int[] width = new int[header.size()];
-        for (int c = 0; c < width.length; c++) {
-            width[c] = header.get(c).length();
-            for (List<String> line : cells) {
-                width[c] = Math.max(width[c], line.get(c).length());
-            }
-        }
-        if (!cells.isEmpty()) {
-            out.println(pad(header, width));
-            for (List<String> line : cells) {
-                out.println(pad(line, width));
-            }
-        }
-        String rows = a.count == 1 ? "1 result" : a.count + " results";
-        String shown = a.truncated() ? " (first " + a.rows.size() + " shown)" : "";
-        out.println(rows + shown + " in " + String.format(Locale.ROOT, "%.1f", a.millis()) + " ms");
-    }
-
-    private static String pad(List<String> cells, int[] width) {
-        StringBuilder sb = new StringBuilder();
-        for (int c = 0; c < cells.size(); c++) {
-            String s = cells.get(c);
-            sb.append(s);
-            if (c < cells.size() - 1) {
-                sb.append(" ".repeat(width[c] - s.length() + 2));
-            }
-        }
-        return sb.toString();
-    }
-
-    private static Map<String, Object> queryObject(Answer a) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("query", a.query);
-        m.put("count", a.count);
-        List<Object> results = new ArrayList<>();
-        for (Answer.Row r : a.rows) {
-            results.add(rowObject(r, a));
-        }
-        m.put("results", results);
-        return m;
-    }
-
-    private static Map<String, Object> rowObject(Answer.Row r, Answer a) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        if (a.hasThis) {
-            m.put("this", r.self());
-        }
-        if (!r.vars().isEmpty()) {
-            m.put("vars", r.vars());
-        }
-        List<Object> fields = new ArrayList<>();
-        for (Answer.Field f : r.fields()) {
-            Map<String, Object> fm = new LinkedHashMap<>();
-            fm.put("id", f.id());
-            if (f.source() != null) {
-                fm.put("source", f.source());
-            }
-            fm.put("set", f.set());
-            fields.add(fm);
-        }
-        m.put("fields", fields);
-        return m;
-    }
-
-    private static String write(Object value) {
-        try {
-            return JSON.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+    /** True when the format prints the count before the rows (it is then computed first). */
+    boolean countFirst(boolean several) {
+        return this == json || (this == jsonl && several);
     }
 }

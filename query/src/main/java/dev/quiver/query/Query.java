@@ -1,6 +1,5 @@
 package dev.quiver.query;
 
-import dev.quiver.query.engine.Bindings;
 import dev.quiver.query.engine.Evaluator;
 import dev.quiver.query.parse.InOut;
 import dev.quiver.query.parse.QueryAst;
@@ -11,18 +10,38 @@ import dev.quiver.query.plan.Planner;
 import dev.quiver.query.plan.Step;
 import dev.quiver.storage.World;
 
+import dev.quiver.query.iter.QueryIterator;
+import dev.quiver.query.iter.ResultShape;
+import dev.quiver.query.iter.TableResult;
+import dev.quiver.query.iter.WorldChangedException;
+
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Spliterator;
+import java.util.Spliterators;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 /**
  * A query in the Flecs v4 Query Language, compiled for one world (FEATURES.md sections 8 and 9).
  *
  * <p>{@link #parse(World, String)} runs the stages in order: parse ({@link QueryParser}, text to
  * terms), validate and compile ({@link Planner}: names resolved, traits read, terms ordered, one
- * operation per term) and, per call to {@link #count()}, {@link #forEach(Consumer)} or
- * {@link #rows(int)}, evaluate ({@link Evaluator}). Like an uncached Flecs query, the plan reflects
- * the relationship traits at creation; each evaluation reads the current world.
+ * operation per term) and, per call to {@link #count()}, {@link #forEachTable}, {@link #iter()},
+ * {@link #each}, {@link #forEach(Consumer)}, {@link #rows(int)} or {@link #stream()}, evaluate
+ * ({@link Evaluator}). Like an uncached Flecs query, the plan reflects the relationship traits at
+ * creation; each evaluation reads the current world.
+ *
+ * <p>Iteration is table by table ({@link TableResult}, Flecs v4 iterators): when the term that binds
+ * {@code $this} walks the component index and every later term reads only the table's type, one
+ * step stands for all rows of a table, with the fields' data readable as columns; otherwise steps
+ * are single rows. The per-row {@link #each}, {@link #forEach}, {@link #rows} and {@link #stream}
+ * are built on it. Writes while a callback iteration runs are refused
+ * ({@link dev.quiver.storage.WorldIteratingException}); a pull iteration ({@link #iter()},
+ * {@link #stream()}) fails fast with {@link WorldChangedException} after a write. Field values:
+ * {@link QueryRow#get(int, Class)}, {@link TableResult#column(int)}.
  *
  * <p>Supported now: terms {@code C}, {@code (R, T)}, {@code C(src)}, {@code R(src, T)} with
  * entities, dotted paths, numeric ids, {@code $variables} in any position, {@code $this},
@@ -70,6 +89,8 @@ public final class Query {
     /** Variables set before evaluation (names without {@code $}) and their entities, in {@link #set} order. */
     private final List<String> presetNames;
     private final long[] presetValues;
+    /** Built on first iteration ({@link #shape()}). */
+    private ResultShape shape;
 
     private Query(World world, QueryAst ast, Plan plan, List<String> presetNames, long[] presetValues) {
         this.world = world;
@@ -226,16 +247,58 @@ public final class Query {
         return new Evaluator(world, current(), presetValues).count();
     }
 
-    /** Calls {@code action} with every result, in evaluation order (deterministic for a given world state). */
+    /**
+     * A pull iteration over the results, one {@link TableResult} (a table's rows, or one row) per
+     * step ({@link QueryIterator}: fail-fast when the world is written before it finishes).
+     */
+    public QueryIterator iter() {
+        return new QueryIterator(shape(), new Evaluator(world, current(), presetValues));
+    }
+
+    /**
+     * Calls {@code visitor} with every step of the iteration, table by table ({@link TableResult}),
+     * until it returns false. While it runs the world refuses writes
+     * ({@link dev.quiver.storage.WorldIteratingException}, nothing changed), so the tables it walks
+     * never move under it; collect changes and apply them afterwards.
+     */
+    public void forEachTable(Predicate<TableResult> visitor) {
+        ResultShape sh = shape();
+        Evaluator ev = new Evaluator(world, current(), presetValues);
+        world.beginIteration();
+        try {
+            ev.runTables(b -> visitor.test(TableResult.capture(sh, b)));
+        } finally {
+            world.endIteration();
+        }
+    }
+
+    /**
+     * Calls {@code visitor} with every result, row by row, until it returns false (built on
+     * {@link #forEachTable}: a table's rows come together, and the world refuses writes meanwhile).
+     * Rows come table by table in the order of {@link #iter()}: within a table, all rows for one
+     * match of the later terms, then all rows for the next (Flecs v4 order).
+     */
+    public void each(Predicate<QueryRow> visitor) {
+        forEachTable(t -> {
+            for (int i = 0, n = t.count(); i < n; i++) {
+                if (!visitor.test(row(t, i))) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    /** Calls {@code action} with every result ({@link #each}). */
     public void forEach(Consumer<QueryRow> action) {
-        new Evaluator(world, current(), presetValues).run(b -> {
-            action.accept(row(b));
+        each(r -> {
+            action.accept(r);
             return true;
         });
     }
 
     /**
-     * The results as a list.
+     * The results as a list, in {@link #each} order.
      *
      * @param limit maximum number of rows; negative for all
      */
@@ -244,8 +307,8 @@ public final class Query {
         if (limit == 0) {
             return out;
         }
-        new Evaluator(world, current(), presetValues).run(b -> {
-            out.add(row(b));
+        each(r -> {
+            out.add(r);
             return limit < 0 || out.size() < limit;
         });
         return out;
@@ -261,22 +324,101 @@ public final class Query {
         return plan.fromListsCurrent(world) ? plan : Planner.plan(world, ast, presetNames);
     }
 
-    private QueryRow row(Bindings b) {
-        int[] slots = plan.variableSlots();
-        int nv = slots.length, n = plan.fieldCount();
-        long[] data = new long[QueryRow.dataLength(nv, n)];
-        for (int i = 0; i < nv; i++) {
-            data[i] = b.value(slots[i]);
+    /**
+     * The results as a sequential, ordered, lazy stream over {@link #iter()}: rows are made as the
+     * stream pulls them, so {@code limit} and {@code findFirst} stop the evaluation early. Writing
+     * the world before the stream is consumed makes it throw {@link WorldChangedException}.
+     * Closing the stream ends the iteration.
+     */
+    public Stream<QueryRow> stream() {
+        QueryIterator it = iter();
+        Spliterator<QueryRow> rows = new Spliterators.AbstractSpliterator<>(Long.MAX_VALUE,
+                Spliterator.ORDERED | Spliterator.NONNULL) {
+            private TableResult current;
+            private int next;
+
+            @Override
+            public boolean tryAdvance(Consumer<? super QueryRow> action) {
+                while (current == null || next >= current.count()) {
+                    if (!it.hasNext()) {
+                        return false;
+                    }
+                    current = it.next();
+                    next = 0;
+                }
+                action.accept(row(current, next++));
+                return true;
+            }
+        };
+        return StreamSupport.stream(rows, false).onClose(it::close);
+    }
+
+    /**
+     * The results as the engine finds them one row at a time, without table batches (the
+     * reference that tests compare the table-by-table iteration with).
+     */
+    List<QueryRow> rowsOneByOne() {
+        List<QueryRow> out = new ArrayList<>();
+        ResultShape sh = shape();
+        new Evaluator(world, current(), presetValues).run(b -> {
+            TableResult t = TableResult.capture(sh, b);
+            for (int i = 0; i < t.count(); i++) {
+                out.add(row(t, i));
+            }
+            return true;
+        });
+        return out;
+    }
+
+    /** What every result of this query shares (built once). */
+    private ResultShape shape() {
+        ResultShape sh = shape;
+        if (sh == null) {
+            int n = plan.fieldCount();
+            boolean[] thisSourced = new boolean[n];
+            for (int f = 0; f < n; f++) {
+                for (Step st : plan.steps()) {
+                    thisSourced[f] |= thisSourced(st, f);
+                }
+            }
+            sh = new ResultShape(world, plan.variableNames(), plan.variableSlots(), n, plan.hasThis(), thisSourced);
+            shape = sh;
         }
+        return sh;
+    }
+
+    /** True when a step writing {@code field} (the step itself, a wrapped step or an Or alternative) has $this as its source. */
+    private static boolean thisSourced(Step s, int field) {
+        if (s.field() == field && s.term() != null && s.term().source() != null && s.term().source().kind() == Operand.Kind.VAR
+                && s.term().source().slot() == 0) {
+            return true;
+        }
+        if (s.inner() != null && thisSourced(s.inner(), field)) {
+            return true;
+        }
+        for (Step a : s.alternatives()) {
+            if (thisSourced(a, field)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Row {@code i} of a step as a {@link QueryRow}. */
+    private QueryRow row(TableResult t, int i) {
+        int nv = plan.variableSlots().length, n = plan.fieldCount();
+        long[] data = new long[QueryRow.dataLength(nv, n)];
+        long[] vars = t.variables();
+        System.arraycopy(vars, 0, data, 0, nv);
         for (int f = 0; f < n; f++) {
-            data[nv + f] = b.fieldId(f);
-            data[nv + n + f] = b.fieldSource(f);
-            if (b.fieldSet(f)) {
+            if (t.fieldSet(f)) {
+                data[nv + f] = t.fieldId(f);
+                data[nv + n + f] = t.fieldSource(f, i);
                 data[nv + 2 * n + (f >>> 6)] |= 1L << f;
             }
         }
-        long thisEntity = plan.hasThis() ? b.value(0) : 0;
-        return new QueryRow(plan.variableNames(), thisEntity, plan.hasThis() ? b.table(0) : null, b.row(0), n, data);
+        long thisEntity = plan.hasThis() ? t.entity(i) : 0;
+        return new QueryRow(world, plan.variableNames(), thisEntity, t.table(), t.offset() + i, n, data);
     }
 
     @Override

@@ -1,9 +1,14 @@
 package dev.quiver.query;
 
+import dev.quiver.query.iter.FieldRead;
+import dev.quiver.query.iter.FieldValueException;
+import dev.quiver.query.iter.FieldValues;
+import dev.quiver.storage.World;
 import dev.quiver.storage.table.Table;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One result of a {@link Query}: the {@code $this} entity, the value of each named variable and,
@@ -15,6 +20,7 @@ import java.util.List;
  * terms that did not match, for dependent terms that were skipped and for equality terms.
  */
 public final class QueryRow {
+    private final World world;
     private final List<String> names;
     private final long thisEntity;
     private final Table thisTable;
@@ -27,7 +33,8 @@ public final class QueryRow {
      */
     private final long[] data;
 
-    QueryRow(List<String> names, long thisEntity, Table thisTable, int thisRow, int fields, long[] data) {
+    QueryRow(World world, List<String> names, long thisEntity, Table thisTable, int thisRow, int fields, long[] data) {
+        this.world = world;
         this.names = names;
         this.thisEntity = thisEntity;
         this.thisTable = thisTable;
@@ -113,6 +120,49 @@ public final class QueryRow {
             throw new IndexOutOfBoundsException("field " + i + " of " + fields);
         }
         return (data[vars() + 2 * fields + (i >>> 6)] & (1L << i)) != 0;
+    }
+
+    private String what(int i) {
+        long id = fieldId(i);
+        return "field " + i + (id == 0 ? "" : " (" + world.idToString(id) + ")");
+    }
+
+    /**
+     * The component value of field {@code i}: the value of its id on its source, read from the
+     * world ({@link World#get(long, long)}, so an inherited value reads the IsA base's), as an
+     * ordered member map. Pairs carry data too (the relationship's or the target's schema).
+     *
+     * @throws FieldValueException when the field is not set, matched a wildcard, carries no data (a
+     *     tag), or its source does not own or inherit it (a transitive field's (R, target) pair)
+     * @throws dev.quiver.storage.DeadEntityException when the source was deleted since
+     */
+    public Map<String, Object> value(int i) {
+        if (!fieldSet(i)) {
+            throw new FieldValueException(what(i) + " is not set");
+        }
+        return FieldRead.value(world, fieldSource(i), fieldId(i), what(i));
+    }
+
+    /**
+     * The component value of field {@code i} as {@code type}: {@code Map.class} (member map), a
+     * record whose components are named like the members, or, for a component with one member,
+     * that member's Java type (Double for f64, Float, Integer, Long, Boolean, String; Long for an
+     * entity member; primitive classes allowed).
+     *
+     * @throws FieldValueException as {@link #value(int)}, or when the type does not fit
+     */
+    public <T> T get(int i, Class<T> type) {
+        return FieldValues.convert(value(i), type, what(i));
+    }
+
+    /**
+     * One member of field {@code i}'s value, e.g. {@code get(0, "x", Double.class)}.
+     *
+     * @throws FieldValueException as {@link #value(int)}, when there is no such member, or when it
+     *     is not of {@code type}
+     */
+    public <T> T get(int i, String member, Class<T> type) {
+        return FieldValues.member(value(i), member, type, what(i));
     }
 
     @Override

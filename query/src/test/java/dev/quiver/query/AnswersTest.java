@@ -141,6 +141,7 @@ class AnswersTest {
                 // the rows agree with the count and are distinct per ($this, variables)
                 List<QueryRow> rows = q.rows(-1);
                 assertEquals(expected, rows.size(), "rows of " + query);
+                IterationCheck.check(q);
                 assertEquals(expected, rows.stream().map(r -> r.thisEntity() + "/"
                     + java.util.Arrays.toString(r.variables())).distinct().count(), "distinct rows of " + query);
                 System.out.printf("answers: %-52s %7d  count %7.2f ms%n", query, got, (t1 - t0) / 1e6);

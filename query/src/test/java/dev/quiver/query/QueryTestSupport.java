@@ -109,6 +109,7 @@ abstract class QueryTestSupport {
         }
         Collections.sort(out);
         assertEquals(out.size(), q.count(), "count() of " + query);
+        IterationCheck.check(q);
         return out;
     }
 

@@ -90,6 +90,10 @@ public final class World implements AutoCloseable {
     private final Checker checker;
 
     private int txDepth;
+    /** Query iterations handing results to callbacks now ({@link #beginIteration}); while positive, writes are refused. */
+    private int iterations;
+    /** Transactions opened so far, nested ones included ({@link #writeCount}). */
+    private long writes;
     /** The open transaction has started writing (its pages are computed): a rollback reloads all. */
     private boolean committing;
 
@@ -230,6 +234,11 @@ public final class World implements AutoCloseable {
     /** Like {@link #transaction(Consumer)}, returning the body's result. */
     public <T> T transactionResult(Function<World, T> body) {
         ensureOpen();
+        if (iterations > 0) {
+            throw new WorldIteratingException("cannot change world " + dir + " while a query iteration is running; "
+                    + "collect the changes and apply them after the iteration");
+        }
+        writes++;
         if (txDepth > 0) {
             return body.apply(this);
         }
@@ -246,6 +255,31 @@ public final class World implements AutoCloseable {
             txDepth = 0;
             committing = false;
         }
+    }
+
+    /**
+     * Marks the start of a query iteration that hands results to a callback: until the matching
+     * {@link #endIteration()}, every write throws {@link WorldIteratingException} before changing
+     * anything. Calls nest (an iteration inside a callback is fine: reads are allowed).
+     */
+    public void beginIteration() {
+        iterations++;
+    }
+
+    /** Ends an iteration begun with {@link #beginIteration()} (call it in a finally block). */
+    public void endIteration() {
+        if (iterations > 0) {
+            iterations--;
+        }
+    }
+
+    /**
+     * The number of write transactions opened on this world object so far (nested calls and
+     * failed transactions count too). A reader that holds table rows across calls compares it
+     * before and after: while it is unchanged, no table or row has moved.
+     */
+    public long writeCount() {
+        return writes;
     }
 
     private void mutate(Runnable r) {

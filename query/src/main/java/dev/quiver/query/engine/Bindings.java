@@ -13,6 +13,8 @@ public final class Bindings {
     final long[] fieldIds;
     final long[] fieldSources;
     final boolean[] fieldSet;
+    /** Rows of {@code tables[0]} this result stands for (from row 0); 0 for one row ({@link #batchRows()}). */
+    int batchRows;
 
     Bindings(int slots, int fields) {
         values = new long[slots];
@@ -36,6 +38,17 @@ public final class Bindings {
     /** The row of the slot's entity in {@link #table(int)}; meaningless when that is null. */
     public int row(int slot) {
         return rows[slot];
+    }
+
+    /**
+     * In a table-at-a-time run ({@link Evaluator#runTables}): when positive, this result stands for
+     * rows 0 to {@code batchRows() - 1} of {@link #table(int) table(0)}, with {@code $this} bound to
+     * row 0 here; every field whose source is {@code $this} has that row's entity as its source,
+     * and everything else is the same for each row. 0 when the result is the one row
+     * {@link #row(int) row(0)}.
+     */
+    public int batchRows() {
+        return batchRows;
     }
 
     /** The id matched by a field (0 when not set). */

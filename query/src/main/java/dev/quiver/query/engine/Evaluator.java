@@ -75,6 +75,13 @@ public final class Evaluator {
     boolean counting;
     private long count;
     long mult = 1;
+    /** Table-at-a-time run: row-independent generators of $this yield whole tables ({@link #runTables}). */
+    private boolean batching;
+    /** The id of the first top-level step, whose walk {@link #runChunk} splits into chunks. */
+    private final int chunkStep;
+    /** The chunk to run (-1: all) and the number of chunks the first step's walk has (1 when it is not split). */
+    private int chunk = -1;
+    private int chunks = 1;
     /** False when no table can be left out (no Prefab or Disabled tables, or the query asks for them). */
     private final boolean skippable;
 
@@ -112,6 +119,7 @@ public final class Evaluator {
             scratch[i] = new LongArrayList();
         }
         link(plan.steps(), this::yield);
+        chunkStep = plan.steps().isEmpty() ? -1 : plan.steps().get(0).id();
     }
 
     /**
@@ -134,6 +142,67 @@ public final class Evaluator {
         this.sink = sink;
         this.counting = false;
         start();
+    }
+
+    /**
+     * Runs the plan table by table: like {@link #run}, except that a top-level generator of
+     * {@code $this} the planner marked row-independent (a table walk whose later steps read only
+     * the table's type) yields one result per table and later-step match, standing for all the
+     * table's rows ({@link Bindings#batchRows()}). Other results are single rows.
+     */
+    public void runTables(Sink sink) {
+        this.sink = sink;
+        this.counting = false;
+        this.batching = true;
+        start();
+    }
+
+    /**
+     * Runs one chunk of a table-by-table run ({@link #runTables}): when the first step walks
+     * tables (a {@code SELECT} with a variable source, {@code TRANS_ALL} or {@code EACH}), chunk
+     * {@code i} is the part of the run below the first step's {@code i}-th table; otherwise
+     * chunk 0 is the whole run. Lets a pull iterator stop between chunks and resume; the world
+     * must not change between chunks (the table lists are read again).
+     *
+     * @return the number of chunks of the run (at least 1)
+     */
+    public int runChunk(int i, Sink sink) {
+        this.chunk = i;
+        this.chunks = 1;
+        runTables(sink);
+        return chunks;
+    }
+
+    /** First table index a generator walks: all, or, for the first step of a chunked run, its chunk's table. */
+    int walkStart(Step s, int size) {
+        if (chunk < 0 || s.id() != chunkStep) {
+            return 0;
+        }
+        chunks = Math.max(1, size);
+        return Math.min(chunk, size);
+    }
+
+    /** End (exclusive) of the table indices a generator walks ({@link #walkStart}). */
+    int walkEnd(Step s, int size) {
+        return chunk < 0 || s.id() != chunkStep ? size : Math.min(chunk + 1, size);
+    }
+
+    /**
+     * True when a row-independent generator handles a table at once: counting (its first row's
+     * results times its row count) or, in a table-by-table run, yielding whole tables of $this.
+     */
+    boolean wholeTable(Step s, int slot) {
+        return s.rowIndependent() && (counting || (batching && slot == 0));
+    }
+
+    /** Binds the first row of a table handled at once ({@link #wholeTable}); the caller restores mult and batchRows. */
+    void startTable(int slot, long first, Table tb, int n) {
+        bindSource(slot, first, tb, 0);
+        if (counting) {
+            mult *= n;
+        } else {
+            b.batchRows = n;
+        }
     }
 
     /**
@@ -290,7 +359,10 @@ public final class Evaluator {
         boolean anySource = t.source().kind() == Operand.Kind.ANY;
         LongOpenHashSet distinct = anySource ? new LongOpenHashSet() : null;
         int slot = anySource ? -1 : t.source().slot();
-        for (Table tb : world.tables(pattern)) {
+        List<Table> walk = world.tables(pattern);
+        int end = anySource ? walk.size() : walkEnd(s, walk.size());
+        for (int ti = anySource ? 0 : walkStart(s, walk.size()); ti < end; ti++) {
+            Table tb = walk.get(ti);
             int n = tb.count();
             if (n == 0 || skip(tb)) {
                 continue;
@@ -310,12 +382,12 @@ public final class Evaluator {
                 continue;
             }
             long[] ents = tb.entities();
-            if (counting && s.rowIndependent()) {
+            if (wholeTable(s, slot)) {
                 long saved = mult;
-                mult *= n;
-                bindSource(slot, ents[0], tb, 0);
+                startTable(slot, ents[0], tb, n);
                 boolean r = emitAll(s, t, m, ents[0], k);
                 b.values[slot] = 0;
+                b.batchRows = 0;
                 mult = saved;
                 if (!r) {
                     return false;
@@ -475,7 +547,9 @@ public final class Evaluator {
     private boolean each(Step s) {
         int slot = s.eachSlot();
         Cont k = next[s.id()];
-        for (Table tb : world.allTables()) {
+        List<Table> walk = world.allTables();
+        for (int ti = walkStart(s, walk.size()), end = walkEnd(s, walk.size()); ti < end; ti++) {
+            Table tb = walk.get(ti);
             int n = tb.count();
             if (n == 0 || skip(tb)) {
                 continue;
@@ -485,12 +559,12 @@ public final class Evaluator {
             for (int row = 0; row < n && !builtins; row++) {
                 builtins = Builtin.isBuiltin(ents[row]);
             }
-            if (counting && s.rowIndependent() && !builtins) {
+            if (!builtins && wholeTable(s, slot)) {
                 long saved = mult;
-                mult *= n;
-                bindSource(slot, ents[0], tb, 0);
+                startTable(slot, ents[0], tb, n);
                 boolean r = k.go();
                 b.values[slot] = 0;
+                b.batchRows = 0;
                 mult = saved;
                 if (!r) {
                     return false;

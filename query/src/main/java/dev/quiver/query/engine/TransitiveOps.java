@@ -103,17 +103,18 @@ final class TransitiveOps {
         Closure c = closure(rel);
         int slot = t.source().slot();
         Evaluator.Cont k = ev.next[s.id()];
-        for (Table tb : ev.world.tables(Ids.pair(rel, Ids.WILDCARD))) {
+        java.util.List<Table> walk = ev.world.tables(Ids.pair(rel, Ids.WILDCARD));
+        for (int ti = ev.walkStart(s, walk.size()), end = ev.walkEnd(s, walk.size()); ti < end; ti++) {
+            Table tb = walk.get(ti);
             int n = tb.count();
             if (n == 0 || ev.skip(tb)) {
                 continue;
             }
             int[] cl = c.tableClosure(tb);
             long[] ents = tb.entities();
-            if (ev.counting && s.rowIndependent()) {
+            if (ev.wholeTable(s, slot)) {
                 long saved = ev.mult;
-                ev.mult *= n;
-                ev.bindSource(slot, ents[0], tb, 0);
+                ev.startTable(slot, ents[0], tb, n);
                 boolean r = true;
                 for (int i = 0; i < cl.length && r; i++) {
                     long e = ev.world.entityOfIndex(cl[i]);
@@ -122,6 +123,7 @@ final class TransitiveOps {
                     }
                 }
                 ev.b.values[slot] = 0;
+                ev.b.batchRows = 0;
                 ev.mult = saved;
                 if (!r) {
                     return false;

@@ -1,0 +1,277 @@
+package dev.quiver.query.iter;
+
+import dev.quiver.query.engine.Bindings;
+import dev.quiver.storage.Schema;
+import dev.quiver.storage.World;
+import dev.quiver.storage.table.Column;
+import dev.quiver.storage.table.Table;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One step of a query iteration (Flecs v4 {@code ecs_iter_t} after {@code ecs_query_next}):
+ * {@link #count()} results that share everything but their {@code $this} entity, usually a whole
+ * table's rows ({@link #table()}, rows {@link #offset()} to {@code offset() + count() - 1}),
+ * otherwise one row. The engine hands out whole tables when the term that binds {@code $this} walks
+ * the component index and every later term only reads the table's type; results of variables bound
+ * per row, transitive walks from a fixed target or traversal come one row at a time. A query
+ * without {@code $this} has one result per step ({@link #entity(int)} is 0).
+ *
+ * <p>Per step: each field's id ({@link #fieldId}), whether it is set, and its source: a field is
+ * <em>self</em> ({@link #fieldIsSelf}) when its source is each row's own entity, and then its data
+ * can be read as a column ({@link #column}); otherwise it is shared by the rows and
+ * {@link #fieldSource(int)} names the entity it matched on (Flecs: a non-$this source). Variables
+ * are the same for all rows of a step.
+ *
+ * <p>Validity: the entity array and the columns are the table's own arrays, not copies. Every
+ * accessor that reads them checks that the world has not been written since the step was made and
+ * throws {@link WorldChangedException} otherwise. Immutable otherwise.
+ */
+public final class TableResult {
+    private static final long[] NO_ENTITY = {0};
+
+    private final ResultShape shape;
+    private final long writeCount;
+    private final Table table;
+    private final long[] entities;
+    private final int offset;
+    private final int count;
+    /** Variables, then field ids, then field sources, then set bits, then self bits (bitsets of (fields + 63) / 64 words). */
+    private final long[] data;
+
+    private TableResult(ResultShape shape, Table table, long[] entities, int offset, int count, long[] data) {
+        this.shape = shape;
+        this.writeCount = shape.world().writeCount();
+        this.table = table;
+        this.entities = entities;
+        this.offset = offset;
+        this.count = count;
+        this.data = data;
+    }
+
+    /**
+     * Internal (called by the query as the engine yields): copies the current bindings into a step.
+     */
+    public static TableResult capture(ResultShape shape, Bindings b) {
+        int nv = shape.variableSlots().length, nf = shape.fieldCount(), words = (nf + 63) / 64;
+        long[] data = new long[nv + 2 * nf + 2 * words];
+        for (int i = 0; i < nv; i++) {
+            data[i] = b.value(shape.variableSlots()[i]);
+        }
+        long self = shape.hasThis() ? b.value(0) : 0;
+        for (int f = 0; f < nf; f++) {
+            if (!b.fieldSet(f)) {
+                continue;
+            }
+            long src = b.fieldSource(f);
+            data[nv + f] = b.fieldId(f);
+            data[nv + nf + f] = src;
+            data[nv + 2 * nf + (f >>> 6)] |= 1L << f;
+            if (self != 0 && src == self && shape.thisSourced()[f]) {
+                data[nv + 2 * nf + words + (f >>> 6)] |= 1L << f;
+            }
+        }
+        if (!shape.hasThis()) {
+            return new TableResult(shape, null, NO_ENTITY, 0, 1, data);
+        }
+        Table t = b.table(0);
+        if (t != null && b.batchRows() > 0) {
+            return new TableResult(shape, t, t.entities(), 0, b.batchRows(), data);
+        }
+        int row = b.row(0);
+        if (t != null && row >= 0 && row < t.count() && t.entity(row) == self) {
+            return new TableResult(shape, t, t.entities(), row, 1, data);
+        }
+        return new TableResult(shape, null, new long[] {self}, 0, 1, data);
+    }
+
+    private void checkFresh() {
+        if (shape.world().writeCount() != writeCount) {
+            throw new WorldChangedException("the world was written after this query result was produced; "
+                    + "its table rows may have moved (finish or close the iteration before writing)");
+        }
+    }
+
+    /** Number of results in this step (rows of {@link #table()}, or 1). */
+    public int count() {
+        return count;
+    }
+
+    /**
+     * The table holding the rows' {@code $this} entities, or null when {@code $this} was bound
+     * without its table (single-row steps from reverse-index walks) or the query has no
+     * {@code $this}.
+     */
+    public Table table() {
+        return table;
+    }
+
+    /** The first row of this step in {@link #table()} (0 when that is null: {@link #entities()} then holds just this step's entity). */
+    public int offset() {
+        return offset;
+    }
+
+    /**
+     * The {@code $this} entities: positions {@link #offset()} to {@code offset() + count() - 1}
+     * of the returned array. The table's own array, not a copy: do not modify it.
+     *
+     * @throws WorldChangedException when the world was written since this step was made
+     */
+    public long[] entities() {
+        checkFresh();
+        return entities;
+    }
+
+    /** The {@code $this} entity of row {@code i} (0 to {@code count() - 1}); 0 when the query has no {@code $this}. */
+    public long entity(int i) {
+        checkFresh();
+        return entities[offset + Objects.checkIndex(i, count)];
+    }
+
+    /** The reported variable names (no {@code $this}), in first-appearance order. */
+    public List<String> variableNames() {
+        return shape.variableNames();
+    }
+
+    /** The variable values, in {@link #variableNames()} order (0 = unbound). */
+    public long[] variables() {
+        return Arrays.copyOf(data, shape.variableSlots().length);
+    }
+
+    /**
+     * The value of a named variable (the same for all rows of the step).
+     *
+     * @param name with or without {@code $}; {@code "this"} is not allowed here (use {@link #entity(int)})
+     * @throws IllegalArgumentException when the query has no such variable or it is {@code $this}
+     */
+    public long variable(String name) {
+        int i = shape.variableIndex(name);
+        if (i < 0) {
+            throw new IllegalArgumentException("$this differs per row: use entity(row)");
+        }
+        return data[i];
+    }
+
+    /** Number of fields. */
+    public int fieldCount() {
+        return shape.fieldCount();
+    }
+
+    private int nv() {
+        return shape.variableSlots().length;
+    }
+
+    /** True when field {@code f} is set (false for Not terms, unmatched optional terms and equality terms). */
+    public boolean fieldSet(int f) {
+        shape.checkField(f);
+        return (data[nv() + 2 * shape.fieldCount() + (f >>> 6)] & (1L << f)) != 0;
+    }
+
+    /** True when field {@code f} is set and its source is each row's own {@code $this} entity. */
+    public boolean fieldIsSelf(int f) {
+        shape.checkField(f);
+        int words = (shape.fieldCount() + 63) / 64;
+        return (data[nv() + 2 * shape.fieldCount() + words + (f >>> 6)] & (1L << f)) != 0;
+    }
+
+    /** The id field {@code f} matched (as {@link dev.quiver.query.QueryRow#fieldId}); 0 when not set. */
+    public long fieldId(int f) {
+        return fieldSet(f) ? data[nv() + f] : 0;
+    }
+
+    /**
+     * The entity a shared field matched on; 0 for a self field (its source is each row's entity,
+     * {@link #fieldSource(int, int)}) and for an unset field.
+     */
+    public long fieldSource(int f) {
+        return fieldSet(f) && !fieldIsSelf(f) ? data[nv() + shape.fieldCount() + f] : 0;
+    }
+
+    /** The source of field {@code f} for row {@code i}: the row's entity for a self field; 0 when not set. */
+    public long fieldSource(int f, int i) {
+        if (!fieldSet(f)) {
+            return 0;
+        }
+        return fieldIsSelf(f) ? entity(i) : data[nv() + shape.fieldCount() + f];
+    }
+
+    private String what(int f) {
+        long id = fieldId(f);
+        return "field " + f + (id == 0 ? "" : " (" + shape.world().idToString(id) + ")");
+    }
+
+    /**
+     * The data of a self field as a column over this step's rows, read from the table without
+     * copying.
+     *
+     * @throws FieldValueException when the field is not set, not self (its value is shared: use
+     *     {@link #get(int, int, Class)}), or its id carries no data here
+     * @throws WorldChangedException when the world was written since this step was made
+     */
+    public FieldColumn column(int f) {
+        checkFresh();
+        if (!fieldSet(f)) {
+            throw new FieldValueException(what(f) + " is not set");
+        }
+        if (!fieldIsSelf(f)) {
+            throw new FieldValueException(what(f) + " is matched on " + shape.world().idToString(fieldSource(f))
+                    + ", not on each row's entity: read its one value with get(field, row, type)");
+        }
+        long id = fieldId(f);
+        Table t = table;
+        int start = offset;
+        if (t == null) {
+            World w = shape.world();
+            t = w.table(entities[0]);
+            start = w.row(entities[0]);
+        }
+        Column c = t.column(id);
+        if (c == null) {
+            Schema s = shape.world().schema(id);
+            throw new FieldValueException(what(f) + (s == null ? " carries no data (a tag)"
+                    : " is not owned by these entities (inherited): read it with get(field, row, type)"));
+        }
+        return new FieldColumn(c, start, count, what(f));
+    }
+
+    /**
+     * The component value of field {@code f} on its source for row {@code i}, as an ordered member
+     * map (what {@link World#get(long, long)} gives, inherited values included).
+     *
+     * @throws FieldValueException when the field is not set or carries no value on its source
+     */
+    public Map<String, Object> value(int f, int i) {
+        long src = fieldSource(f, i);
+        if (src == 0) {
+            throw new FieldValueException(what(f) + " is not set");
+        }
+        return FieldRead.value(shape.world(), src, fieldId(f), what(f));
+    }
+
+    /**
+     * The component value of field {@code f} for row {@code i} as {@code type}: {@code Map.class},
+     * a record, or for a one-member component the member's Java type ({@link FieldValues#convert}).
+     *
+     * @throws FieldValueException when the field has no value or the type does not fit
+     */
+    public <T> T get(int f, int i, Class<T> type) {
+        return FieldValues.convert(value(f, i), type, what(f));
+    }
+
+    /**
+     * One member of field {@code f}'s value for row {@code i}.
+     *
+     * @throws FieldValueException when there is no such member or it is not of {@code type}
+     */
+    public <T> T get(int f, int i, String member, Class<T> type) {
+        return FieldValues.member(value(f, i), member, type, what(f));
+    }
+
+    @Override
+    public String toString() {
+        return "TableResult[" + (table == null ? "row" : table) + ", offset=" + offset + ", count=" + count + "]";
+    }
+}
