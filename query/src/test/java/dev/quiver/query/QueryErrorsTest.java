@@ -92,6 +92,36 @@ class QueryErrorsTest {
         assertEquals(column, ex.column());
     }
 
+    /** At most 256 terms (the engine recurses once per term): the 257th is refused with its column. */
+    @Test
+    void aQueryHoldsAtMost256Terms() {
+        String ok = "Position, ".repeat(255) + "Position";
+        assertEquals(1, Query.parse(w, ok).count());
+        var e = assertThrows(QuerySyntaxException.class, () -> Query.parse(w, ok + ", Velocity"));
+        assertEquals(ok.length() + 3, e.column());
+        assertThrows(QuerySyntaxException.class, () -> Query.parse(w, "Position" + " || Position".repeat(256)));
+        assertThrows(QuerySyntaxException.class,
+            () -> Query.parse(w, "Position, !{ " + "Velocity, ".repeat(255) + "Velocity }"));
+    }
+
+    /** A *From term counts E's ids against the same bound. */
+    @Test
+    void aFromTermExpandingPastTheBoundIsRefused() {
+        long big = w.transactionResult(x -> {
+            long b = x.entity("Big");
+            for (int i = 0; i < 300; i++) {
+                x.add(b, x.entity("Tag" + i));
+            }
+            return b;
+        });
+        try {
+            var e = assertThrows(QueryValidationException.class, () -> Query.parse(w, "Position, and | Big"));
+            assertEquals(11, e.column());
+        } finally {
+            w.delete(big);
+        }
+    }
+
     @Test
     void quotedNamesNeedNotExist() {
         assertEquals(0, Query.parse(w, "Position, $this == \"Enterprise\"").count());

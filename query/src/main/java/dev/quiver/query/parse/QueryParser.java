@@ -42,7 +42,14 @@ public final class QueryParser {
      * than recursing until the stack overflows (found by QueryFuzzTest with 20,000 nested scopes).
      */
     public static final int MAX_SCOPE_DEPTH = 256;
+    /**
+     * Most terms a query may hold, scopes and Or chains included (Flecs v4 allows 32 by default,
+     * FLECS_TERM_COUNT_MAX). The engine backtracks by recursion, one level per term, so the bound
+     * keeps any query far inside a thread's stack.
+     */
+    public static final int MAX_TERMS = 256;
     private int scopeDepth;
+    private int termCount;
 
     private QueryParser(String text) {
         this.text = text;
@@ -115,6 +122,10 @@ public final class QueryParser {
     private Term term() {
         Token start = peek();
         int col = start.column();
+        if (++termCount > MAX_TERMS) {
+            throw new QuerySyntaxException("query has more than " + MAX_TERMS + " terms (the next starts at column "
+                + col + ")", start.raw(), col);
+        }
         InOut inout = InOut.DEFAULT;
         if (start.kind() == TokenKind.LBRACKET) {
             pos++;

@@ -169,6 +169,11 @@ final class Resolver {
         Unit u = new Unit(written, kind, field, t.column());
         u.fromTerm = new ResolvedTerm(t, eo, null, src, null, null, false, false, false);
         long[] ids = FromTerms.ids(world, e);
+        if (ids.length > dev.quiver.query.parse.QueryParser.MAX_TERMS) {
+            throw new QueryValidationException("'" + op + "' at column " + t.column() + " expands to " + ids.length
+                    + " ids, more than the " + dev.quiver.query.parse.QueryParser.MAX_TERMS + " terms a query may hold",
+                    op, t.column());
+        }
         fromLists.add(new Plan.FromList(e, ids));
         for (long id : ids) {
             u.terms.add(FromTerms.term(world, t, id, src));
