@@ -89,6 +89,19 @@ public final class Query {
     }
 
     /**
+     * Compiles an already parsed (or built) query: the same stages as {@link #parse(World, String)}
+     * after parsing. Used by {@link dev.quiver.query.builder.QueryBuilder} and the cached queries.
+     *
+     * @param world the world whose names, traits and data the query uses
+     * @param ast the terms; {@link QueryAst#text()} is what {@link #text()} reports
+     * @throws UnknownQueryNameException, UnsupportedQueryException, QueryValidationException as
+     *     {@link #parse(World, String)}
+     */
+    public static Query of(World world, QueryAst ast) {
+        return new Query(world, ast, Planner.plan(world, ast), List.of(), new long[0]);
+    }
+
+    /**
      * This query with variable {@code $name} set to {@code entity} before evaluation (Flecs v4
      * iterator variables): every result has {@code $name = entity}, and the plan reads it as bound
      * from the start instead of enumerating it, so {@code R($x, $y)} with {@code $x} set walks from
