@@ -9,6 +9,7 @@ import dev.quiver.query.plan.Plan;
 import dev.quiver.query.plan.Planner;
 import dev.quiver.query.plan.Step;
 import dev.quiver.storage.World;
+import dev.quiver.storage.table.Table;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -222,6 +223,33 @@ public final class Query {
             action.accept(row(b));
             return true;
         });
+    }
+
+    /**
+     * Calls {@code action} with every result whose {@code $this} entity lies in one of
+     * {@code thisTables}, walking those tables in the given order where the plan walks tables for
+     * {@code $this} (the cached queries' iteration, {@link dev.quiver.query.cache.CachedQuery}). A
+     * query without {@code $this} ignores the restriction.
+     */
+    public void forEachIn(List<Table> thisTables, Consumer<QueryRow> action) {
+        Evaluator ev = new Evaluator(world, plan, presetValues);
+        ev.restrictThis(thisTables);
+        ev.run(b -> {
+            action.accept(row(b));
+            return true;
+        });
+    }
+
+    /** Number of results whose {@code $this} lies in one of {@code thisTables} (see {@link #forEachIn}). */
+    public long countIn(List<Table> thisTables) {
+        Evaluator ev = new Evaluator(world, plan, presetValues);
+        ev.restrictThis(thisTables);
+        return ev.count();
+    }
+
+    /** The compiled plan (read by the cached queries to find the terms a table's type decides). */
+    public Plan compiledPlan() {
+        return plan;
     }
 
     /**

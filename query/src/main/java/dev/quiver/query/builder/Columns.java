@@ -83,7 +83,7 @@ final class Columns {
             int tc = col + base.length() + 1;
             TermRef rel = tr.relationship();
             if (rel != null) {
-                String flags = new Traversal(tr.self(), tr.up(), tr.cascade(), tr.desc(), null, 0).toString();
+                String flags = new Traversal(tr.self(), tr.up(), tr.cascade(), false, null, 0).toString();
                 rel = new TermRef(rel.kind(), rel.name(), rel.lookup(), rel.traversal(), tc + flags.length() + 1);
             }
             tr = new Traversal(tr.self(), tr.up(), tr.cascade(), tr.desc(), rel, tc);

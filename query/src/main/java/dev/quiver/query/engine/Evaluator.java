@@ -74,6 +74,9 @@ public final class Evaluator {
     long mult = 1;
     /** False when no table can be left out (no Prefab or Disabled tables, or the query asks for them). */
     private final boolean skippable;
+    /** When set ({@link #restrictThis}): the tables $this may lie in, walked in this order. */
+    private List<Table> thisTables;
+    private java.util.Set<Table> thisSet;
 
     /** Prepares a run of {@code plan} over {@code world}. */
     public Evaluator(World world, Plan plan) {
@@ -126,6 +129,18 @@ public final class Evaluator {
         }
     }
 
+    /**
+     * Restricts this run to results whose {@code $this} lies in one of {@code tables} (a cached
+     * query's matched tables): the steps that bind {@code $this} by walking tables walk these, in
+     * this order, instead of the component index; a result whose {@code $this} was bound another
+     * way is kept only when its table is among them. No effect on a plan without {@code $this}.
+     */
+    public void restrictThis(List<Table> tables) {
+        this.thisTables = List.copyOf(tables);
+        this.thisSet = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        this.thisSet.addAll(tables);
+    }
+
     /** Runs the plan, passing every result to {@code sink} until it returns false. */
     public void run(Sink sink) {
         this.sink = sink;
@@ -152,6 +167,17 @@ public final class Evaluator {
     }
 
     private boolean yield() {
+        if (thisSet != null && plan.hasThis()) {
+            long e = b.values[0];
+            Table t = b.tables[0];
+            int row = b.rows[0];
+            if (t == null || row < 0 || row >= t.count() || t.entity(row) != e) {
+                t = e != 0 && world.isAlive(e) ? world.table(e) : null;
+            }
+            if (!thisSet.contains(t)) {
+                return true;
+            }
+        }
         if (counting) {
             count += mult;
             return true;
@@ -277,7 +303,7 @@ public final class Evaluator {
         boolean anySource = t.source().kind() == Operand.Kind.ANY;
         LongOpenHashSet distinct = anySource ? new LongOpenHashSet() : null;
         int slot = anySource ? -1 : t.source().slot();
-        for (Table tb : world.tables(pattern)) {
+        for (Table tb : slot == 0 && thisTables != null ? thisTables : world.tables(pattern)) {
             int n = tb.count();
             if (n == 0 || skip(tb)) {
                 continue;
@@ -462,7 +488,7 @@ public final class Evaluator {
     private boolean each(Step s) {
         int slot = s.eachSlot();
         Cont k = next[s.id()];
-        for (Table tb : world.allTables()) {
+        for (Table tb : slot == 0 && thisTables != null ? thisTables : world.allTables()) {
             int n = tb.count();
             if (n == 0 || skip(tb)) {
                 continue;

@@ -191,6 +191,9 @@ class QueryBuilderTest {
         assertEquals("Person, (Likes,$x), Transform(house|up ChildOf)", ast.text());
         QueryAst parsed = QueryParser.parse(ast.text());
         assertEquals(parsed, ast, "the built AST equals the parsed canonical text, columns included");
+        QueryAst cascade = qb().with("T").src("$this").cascade("ChildOf").desc().with("U").src("$x").self().up("IsA").ast();
+        assertEquals("T($this|cascade ChildOf|desc), U($x|self|up IsA)", cascade.text());
+        assertEquals(QueryParser.parse(cascade.text()), cascade);
         QueryAst scoped = qb().with("A").in().scopeOpen().with("B").not().with("C").or().with("D").scopeClose()
             .eqName("$y", "x").ast();
         assertEquals(QueryParser.parse(scoped.text()), scoped);
