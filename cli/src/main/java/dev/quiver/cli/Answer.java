@@ -2,6 +2,7 @@ package dev.quiver.cli;
 
 import dev.quiver.query.Query;
 import dev.quiver.query.QueryRow;
+import dev.quiver.query.cache.CachedQuery;
 import dev.quiver.storage.World;
 
 import java.util.ArrayList;
@@ -101,6 +102,37 @@ final class Answer {
             }
             count = rows.size() < limit ? rows.size() : q.count();
         }
+        return new Answer(text, hasThis, vars, rows, count, System.nanoTime() - start);
+    }
+
+    /**
+     * Evaluates {@code text} as a cached query ({@link CachedQuery}: cascade/desc allowed), grouped
+     * by the target of {@code groupBy} and sorted by {@code orderBy} when they are not null.
+     */
+    static Answer evaluateCached(World w, String text, java.util.Map<String, String> preset, String groupBy,
+                                 String orderBy, boolean descending, Integer limit, boolean countOnly) {
+        long start = System.nanoTime();
+        CachedQuery cq = CachedQuery.parse(w, text);
+        for (var v : preset.entrySet()) {
+            cq = cq.set(v.getKey(), w.resolve(v.getValue()));
+        }
+        if (groupBy != null) {
+            cq = cq.groupBy(groupBy);
+        }
+        if (orderBy != null) {
+            cq = cq.orderBy(orderBy, descending);
+        }
+        Query q = cq.query();
+        List<String> vars = new ArrayList<>(q.variableNames());
+        boolean hasThis = q.hasThis();
+        if (countOnly) {
+            return new Answer(text, hasThis, vars, List.of(), cq.count(), System.nanoTime() - start);
+        }
+        List<Row> rows = new ArrayList<>();
+        for (QueryRow r : cq.rows(limit == null ? -1 : limit)) {
+            rows.add(row(w, r, hasThis, vars));
+        }
+        long count = limit == null || rows.size() < limit ? rows.size() : cq.count();
         return new Answer(text, hasThis, vars, rows, count, System.nanoTime() - start);
     }
 

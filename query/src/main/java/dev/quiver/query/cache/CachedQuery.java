@@ -160,6 +160,16 @@ public final class CachedQuery {
         }
     }
 
+    /**
+     * This query with variable {@code $name} set before evaluation ({@link Query#set}); a new
+     * cached query with the same grouping and ordering.
+     *
+     * @throws dev.quiver.query.QueryVariableException as {@link Query#set}
+     */
+    public CachedQuery set(String name, long entity) {
+        return new CachedQuery(world, ast, query.set(name, entity), grouping, order);
+    }
+
     /** The uncached query this one caches (cascade terms read as {@code up}). */
     public Query query() {
         return query;
