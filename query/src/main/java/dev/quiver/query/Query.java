@@ -49,7 +49,9 @@ import java.util.function.Consumer;
  * Traversable (ChildOf, IsA, or a Transitive relationship), else {@link QueryValidationException};
  * {@code up IsA} needs a component with {@code (OnInstantiate, Inherit)}. {@code cascade} and
  * {@code desc} order by depth, which Flecs allows only on cached queries: they raise
- * {@link QueryValidationException} (conformance NOTES K13). IsA component inheritance and the
+ * {@link QueryValidationException} (conformance NOTES K13); {@link dev.quiver.query.cache.CachedQuery}
+ * accepts them, with {@code groupBy} and {@code orderBy}. {@link dev.quiver.query.builder.QueryBuilder}
+ * builds the same queries by calls ({@link #of(World, QueryAst)}). IsA component inheritance and the
  * *From operators raise {@link UnsupportedQueryException}.
  *
  * <p>Errors at creation: {@link QuerySyntaxException} (token and column),
