@@ -167,22 +167,33 @@ public final class Evaluator {
     }
 
     private boolean yield() {
-        if (thisSet != null && plan.hasThis()) {
-            long e = b.values[0];
-            Table t = b.tables[0];
-            int row = b.rows[0];
-            if (t == null || row < 0 || row >= t.count() || t.entity(row) != e) {
-                t = e != 0 && world.isAlive(e) ? world.table(e) : null;
-            }
-            if (!thisSet.contains(t)) {
-                return true;
-            }
+        if (thisSet != null && !thisInTables()) {
+            return true;
         }
         if (counting) {
             count += mult;
             return true;
         }
         return sink.accept(b);
+    }
+
+    /** With {@link #restrictThis}: the bound {@code $this} lies in one of the tables (or the plan has no $this). */
+    private boolean thisInTables() {
+        if (!plan.hasThis()) {
+            return true;
+        }
+        long e = b.values[0];
+        Table t = b.tables[0];
+        int row = b.rows[0];
+        if (t == null || row < 0 || row >= t.count() || t.entity(row) != e) {
+            t = e != 0 && world.isAlive(e) ? world.table(e) : null;
+        }
+        return thisSet.contains(t);
+    }
+
+    /** The tables a table walk binding {@code slot} visits: the restriction for $this, else {@code all}. */
+    private List<Table> walked(int slot, List<Table> all) {
+        return slot == 0 && thisTables != null ? thisTables : all;
     }
 
     // ------------------------------------------------------------------ continuation graph
@@ -303,7 +314,7 @@ public final class Evaluator {
         boolean anySource = t.source().kind() == Operand.Kind.ANY;
         LongOpenHashSet distinct = anySource ? new LongOpenHashSet() : null;
         int slot = anySource ? -1 : t.source().slot();
-        for (Table tb : slot == 0 && thisTables != null ? thisTables : world.tables(pattern)) {
+        for (Table tb : walked(slot, world.tables(pattern))) {
             int n = tb.count();
             if (n == 0 || skip(tb)) {
                 continue;
@@ -488,7 +499,7 @@ public final class Evaluator {
     private boolean each(Step s) {
         int slot = s.eachSlot();
         Cont k = next[s.id()];
-        for (Table tb : slot == 0 && thisTables != null ? thisTables : world.allTables()) {
+        for (Table tb : walked(slot, world.allTables())) {
             int n = tb.count();
             if (n == 0 || skip(tb)) {
                 continue;
