@@ -3,6 +3,7 @@ package dev.quiver.cli;
 import dev.quiver.index.Ids;
 import dev.quiver.query.Query;
 import dev.quiver.query.QueryRow;
+import dev.quiver.query.cache.CachedQuery;
 import dev.quiver.storage.World;
 
 import java.util.ArrayList;
@@ -171,6 +172,44 @@ final class Answer {
         }
         long count = first >= 0 ? first : limit == null || shown[0] < limit ? shown[0] : q.count();
         sink.end(count, shown[0], System.nanoTime() - start);
+    }
+
+    /**
+     * Evaluates {@code text} as a cached query ({@link CachedQuery}: cascade/desc allowed), grouped
+     * by the target of {@code groupBy} and sorted by {@code orderBy} when they are not null, and
+     * hands the rows to {@code sink} as {@link #stream} does (sorting needs every row first).
+     *
+     * @return the total count (for {@code --format count} without a sink: pass null)
+     */
+    static long streamCached(World w, String text, java.util.Map<String, String> preset, String groupBy,
+                             String orderBy, boolean descending, Integer limit, boolean countFirst, RowSink sink) {
+        long start = System.nanoTime();
+        CachedQuery cq = CachedQuery.parse(w, text);
+        for (var v : preset.entrySet()) {
+            cq = cq.set(v.getKey(), w.resolve(v.getValue()));
+        }
+        if (groupBy != null) {
+            cq = cq.groupBy(groupBy);
+        }
+        if (orderBy != null) {
+            cq = cq.orderBy(orderBy, descending);
+        }
+        if (sink == null) {
+            return cq.count();
+        }
+        Query q = cq.query();
+        List<String> vars = List.copyOf(q.variableNames());
+        boolean hasThis = q.hasThis();
+        long first = countFirst ? cq.count() : -1;
+        sink.head(head(text, q, first));
+        int shown = 0;
+        for (QueryRow r : cq.rows(limit == null ? -1 : limit)) {
+            sink.row(row(w, r, hasThis, vars));
+            shown++;
+        }
+        long count = first >= 0 ? first : limit == null || shown < limit ? shown : cq.count();
+        sink.end(count, shown, System.nanoTime() - start);
+        return count;
     }
 
     private static Row row(World w, QueryRow r, boolean hasThis, List<String> vars) {

@@ -53,6 +53,18 @@ final class QueryCommand extends BaseCommand {
                     + "the name into the query text; repeatable. Not with --queries-file or --format canonical.")
     java.util.LinkedHashMap<String, String> vars = new java.util.LinkedHashMap<>();
 
+    @Option(names = "--cached", description = "Evaluate as a cached query (Flecs v4): allows cascade and "
+            + "cascade|desc, which order results by depth (refused on uncached queries, as in Flecs).")
+    boolean cached;
+
+    @Option(names = "--group-by", paramLabel = "R", description = "Group results by the target of relationship R "
+            + "on $this (groups in ascending id order, none first); implies --cached.")
+    String groupBy;
+
+    @Option(names = "--order-by", paramLabel = "KEY", description = "Sort results (inside groups) by 'id' or "
+            + "'Component.member' of $this, ascending, or descending with 'KEY desc'; implies --cached.")
+    String orderBy;
+
     @Override
     public Integer call() {
         if ((query == null) == (queriesFile == null)) {
@@ -69,6 +81,9 @@ final class QueryCommand extends BaseCommand {
                 throw new CliInputException("--var takes NAME=ENTITY, got '" + v.getKey()
                         + (v.getValue().isEmpty() ? "" : "=" + v.getValue()) + "'");
             }
+        }
+        if (cached || groupBy != null || orderBy != null) {
+            return cachedQuery();
         }
         if (explain) {
             if (queriesFile != null) {
@@ -118,6 +133,34 @@ final class QueryCommand extends BaseCommand {
         } catch (BadInputException e) {
             throw new CliInputException(queriesFile + ":" + q[0] + ": " + e.getMessage(), e);
         }
+    }
+
+    /** {@code --cached}, {@code --group-by}, {@code --order-by}: one QUERY through a cached query. */
+    private int cachedQuery() {
+        if (queriesFile != null || explain || format == ResultFormat.canonical) {
+            throw new CliInputException("--cached, --group-by and --order-by apply to a single QUERY, not to "
+                    + "--queries-file, --explain or --format canonical");
+        }
+        String key = null;
+        boolean descending = false;
+        if (orderBy != null) {
+            String[] parts = orderBy.strip().split("\\s+");
+            if (parts.length > 2 || (parts.length == 2 && !parts[1].equals("desc") && !parts[1].equals("asc"))) {
+                throw new CliInputException("--order-by takes KEY or 'KEY desc', got '" + orderBy + "'");
+            }
+            key = parts[0];
+            descending = parts.length == 2 && parts[1].equals("desc");
+        }
+        try (World w = openReader(world)) {
+            if (format == ResultFormat.count) {
+                out().println(Answer.streamCached(w, query, vars, groupBy, key, descending, limit, false, null));
+                return ExitCodes.OK;
+            }
+            ResultFormat.Printer printer = format.printer(out(), false);
+            Answer.streamCached(w, query, vars, groupBy, key, descending, limit, format.countFirst(false), printer);
+            printer.close();
+        }
+        return ExitCodes.OK;
     }
 
     /** {@code --format canonical}: one block per query, each printed as soon as it is evaluated. */

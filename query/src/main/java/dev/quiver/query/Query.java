@@ -9,6 +9,7 @@ import dev.quiver.query.plan.Plan;
 import dev.quiver.query.plan.Planner;
 import dev.quiver.query.plan.Step;
 import dev.quiver.storage.World;
+import dev.quiver.storage.table.Table;
 
 import dev.quiver.query.iter.QueryIterator;
 import dev.quiver.query.iter.ResultShape;
@@ -78,6 +79,10 @@ import java.util.stream.StreamSupport;
  * variable (QS-23, plan package {@code MemberTerms}). Access modifiers are checked and each field's
  * access is computed ({@link #fieldAccess(int)}, QS-25).
  *
+ * <p>{@link dev.quiver.query.cache.CachedQuery} accepts {@code cascade} and {@code desc}, with
+ * {@code groupBy} and {@code orderBy}; {@link dev.quiver.query.builder.QueryBuilder} builds the same
+ * queries by calls ({@link #of(World, QueryAst)}).
+ *
  * <p>Errors at creation: {@link QuerySyntaxException} (token and column),
  * {@link UnknownQueryNameException} (name and column), {@link UnsupportedQueryException},
  * {@link QueryValidationException}; all are {@link dev.quiver.error.QuiverException}s. Not thread-safe with respect to world mutation.
@@ -114,6 +119,19 @@ public final class Query {
      */
     public static Query parse(World world, String text) {
         QueryAst ast = QueryParser.parse(text);
+        return new Query(world, ast, Planner.plan(world, ast), List.of(), new long[0]);
+    }
+
+    /**
+     * Compiles an already parsed (or built) query: the same stages as {@link #parse(World, String)}
+     * after parsing. Used by {@link dev.quiver.query.builder.QueryBuilder} and the cached queries.
+     *
+     * @param world the world whose names, traits and data the query uses
+     * @param ast the terms; {@link QueryAst#text()} is what {@link #text()} reports
+     * @throws UnknownQueryNameException, UnsupportedQueryException, QueryValidationException as
+     *     {@link #parse(World, String)}
+     */
+    public static Query of(World world, QueryAst ast) {
         return new Query(world, ast, Planner.plan(world, ast), List.of(), new long[0]);
     }
 
@@ -295,6 +313,37 @@ public final class Query {
             action.accept(r);
             return true;
         });
+    }
+
+    /**
+     * Calls {@code action} with every result whose {@code $this} entity lies in one of
+     * {@code thisTables}, walking those tables in the given order where the plan walks tables for
+     * {@code $this} (the cached queries' iteration, {@link dev.quiver.query.cache.CachedQuery}). A
+     * query without {@code $this} ignores the restriction.
+     */
+    public void forEachIn(List<Table> thisTables, Consumer<QueryRow> action) {
+        ResultShape sh = shape();
+        Evaluator ev = new Evaluator(world, current(), presetValues);
+        ev.restrictThis(thisTables);
+        ev.run(b -> {
+            TableResult t = TableResult.capture(sh, b);
+            for (int i = 0; i < t.count(); i++) {
+                action.accept(row(t, i));
+            }
+            return true;
+        });
+    }
+
+    /** Number of results whose {@code $this} lies in one of {@code thisTables} (see {@link #forEachIn}). */
+    public long countIn(List<Table> thisTables) {
+        Evaluator ev = new Evaluator(world, current(), presetValues);
+        ev.restrictThis(thisTables);
+        return ev.count();
+    }
+
+    /** The compiled plan (read by the cached queries to find the terms a table's type decides). */
+    public Plan compiledPlan() {
+        return current();
     }
 
     /**

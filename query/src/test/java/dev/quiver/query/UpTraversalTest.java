@@ -194,8 +194,8 @@ class UpTraversalTest extends QueryTestSupport {
         "`Health(up IsA)`              | `IsA traversal not allowed for 'Health' because the component doesn't have the (OnInstantiate, Inherit) trait in 'Health($this|up IsA)' at column 11` | Health | 11",
         "`Transform(desc)`             | `desc modifier invalid without cascade in 'Transform($this|desc)' at column 11` | desc | 11",
         "`Transform(up|desc)`          | `desc modifier invalid without cascade in 'Transform($this|up|desc)' at column 11` | desc | 11",
-        "`Transform, Transform(cascade)` | `cascade orders results by depth, which needs a cached query; Quiver queries are uncached (Flecs v4 refuses it the same way) in 'Transform($this|cascade)' at column 22` | cascade | 22",
-        "`Transform(cascade|desc)`     | `cascade orders results by depth, which needs a cached query; Quiver queries are uncached (Flecs v4 refuses it the same way) in 'Transform($this|cascade|desc)' at column 11` | cascade | 11",
+        "`Transform, Transform(cascade)` | `cascade orders results by depth, which needs a cached query (CachedQuery, quiver query --cached); Flecs v4 refuses it the same way on an uncached query, in 'Transform($this|cascade)' at column 22` | cascade | 22",
+        "`Transform(cascade|desc)`     | `cascade orders results by depth, which needs a cached query (CachedQuery, quiver query --cached); Flecs v4 refuses it the same way on an uncached query, in 'Transform($this|cascade|desc)' at column 11` | cascade | 11",
     })
     void validationErrorsNameTheTermAndColumn(String query, String message, String token, int column) {
         errorsWorld();

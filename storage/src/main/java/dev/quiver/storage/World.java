@@ -720,6 +720,14 @@ public final class World implements AutoCloseable {
     }
 
     /**
+     * A counter that rises whenever a table appears or disappears (creation, drop, rollback,
+     * reload): cached queries rematch only when it moved ({@link TableSet#epoch()}).
+     */
+    public long tableEpoch() {
+        return tables.epoch();
+    }
+
+    /**
      * The reverse index: calls {@code action} with every entity that directly owns
      * {@code (relationship, target)}; {@code relationship} may be {@link Ids#WILDCARD}.
      */

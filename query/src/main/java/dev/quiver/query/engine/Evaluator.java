@@ -84,6 +84,9 @@ public final class Evaluator {
     private int chunks = 1;
     /** False when no table can be left out (no Prefab or Disabled tables, or the query asks for them). */
     private final boolean skippable;
+    /** When set ({@link #restrictThis}): the tables $this may lie in, walked in this order. */
+    private List<Table> thisTables;
+    private java.util.Set<Table> thisSet;
 
     /** Prepares a run of {@code plan} over {@code world}. */
     public Evaluator(World world, Plan plan) {
@@ -135,6 +138,18 @@ public final class Evaluator {
                 }
             }
         }
+    }
+
+    /**
+     * Restricts this run to results whose {@code $this} lies in one of {@code tables} (a cached
+     * query's matched tables): the steps that bind {@code $this} by walking tables walk these, in
+     * this order, instead of the component index; a result whose {@code $this} was bound another
+     * way is kept only when its table is among them. No effect on a plan without {@code $this}.
+     */
+    public void restrictThis(List<Table> tables) {
+        this.thisTables = List.copyOf(tables);
+        this.thisSet = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        this.thisSet.addAll(tables);
     }
 
     /** Runs the plan, passing every result to {@code sink} until it returns false. */
@@ -224,11 +239,33 @@ public final class Evaluator {
     }
 
     private boolean yield() {
+        if (thisSet != null && !thisInTables()) {
+            return true;
+        }
         if (counting) {
             count += mult;
             return true;
         }
         return sink.accept(b);
+    }
+
+    /** With {@link #restrictThis}: the bound {@code $this} lies in one of the tables (or the plan has no $this). */
+    private boolean thisInTables() {
+        if (!plan.hasThis()) {
+            return true;
+        }
+        long e = b.values[0];
+        Table t = b.tables[0];
+        int row = b.rows[0];
+        if (t == null || row < 0 || row >= t.count() || t.entity(row) != e) {
+            t = e != 0 && world.isAlive(e) ? world.table(e) : null;
+        }
+        return thisSet.contains(t);
+    }
+
+    /** The tables a table walk binding {@code slot} visits: the restriction for $this, else {@code all}. */
+    private List<Table> walked(int slot, List<Table> all) {
+        return slot == 0 && thisTables != null ? thisTables : all;
     }
 
     // ------------------------------------------------------------------ continuation graph
@@ -359,7 +396,7 @@ public final class Evaluator {
         boolean anySource = t.source().kind() == Operand.Kind.ANY;
         LongOpenHashSet distinct = anySource ? new LongOpenHashSet() : null;
         int slot = anySource ? -1 : t.source().slot();
-        List<Table> walk = world.tables(pattern);
+        List<Table> walk = walked(slot, world.tables(pattern));
         int end = anySource ? walk.size() : walkEnd(s, walk.size());
         for (int ti = anySource ? 0 : walkStart(s, walk.size()); ti < end; ti++) {
             Table tb = walk.get(ti);
@@ -547,7 +584,7 @@ public final class Evaluator {
     private boolean each(Step s) {
         int slot = s.eachSlot();
         Cont k = next[s.id()];
-        List<Table> walk = world.allTables();
+        List<Table> walk = walked(slot, world.allTables());
         for (int ti = walkStart(s, walk.size()), end = walkEnd(s, walk.size()); ti < end; ti++) {
             Table tb = walk.get(ti);
             int n = tb.count();

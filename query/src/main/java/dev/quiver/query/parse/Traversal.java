@@ -35,8 +35,9 @@ public record Traversal(boolean self, boolean up, boolean cascade, boolean desc,
         if (self) sb.append("self");
         if (up) sb.append(sb.length() > 0 ? "|" : "").append("up");
         if (cascade) sb.append(sb.length() > 0 ? "|" : "").append("cascade");
-        if (desc) sb.append(sb.length() > 0 ? "|" : "").append("desc");
+        // the relationship right after up/cascade, where the parser reads it (before desc)
         if (relationship != null) sb.append(' ').append(relationship);
+        if (desc) sb.append(sb.length() > 0 ? "|" : "").append("desc");
         return sb.toString();
     }
 }

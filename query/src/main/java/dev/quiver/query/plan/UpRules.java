@@ -19,7 +19,8 @@ import dev.quiver.storage.table.Table;
  *   <li>{@code desc} needs {@code cascade} ("desc modifier invalid without cascade");</li>
  *   <li>{@code cascade} (and so {@code cascade|desc}) orders results by depth, which Flecs allows
  *       only on cached queries ("cannot create uncached query with group_by/order_by/change
- *       detection", conformance NOTES K13); Quiver queries are uncached, so it is refused;</li>
+ *       detection", conformance NOTES K13): refused here, accepted by
+ *       {@code dev.quiver.query.cache.CachedQuery};</li>
  *   <li>{@code up} without a relationship follows ChildOf;</li>
  *   <li>the relationship must be Traversable ("cannot traverse non-traversable relationship",
  *       NOTES K13); ChildOf and IsA are, and Transitive implies Traversable in Flecs;</li>
@@ -66,8 +67,9 @@ final class UpRules {
                 + tr.column(), "desc", tr.column());
         }
         if (tr.cascade()) {
-            throw new QueryValidationException("cascade orders results by depth, which needs a cached query;"
-                + " Quiver queries are uncached (Flecs v4 refuses it the same way) in '" + term + "' at column "
+            throw new QueryValidationException("cascade orders results by depth, which needs a cached query"
+                + " (CachedQuery, quiver query --cached); Flecs v4 refuses it the same way on an uncached query, in '"
+                + term + "' at column "
                 + tr.column(), "cascade", tr.column());
         }
         if (src.kind() == TermRef.Kind.ANY) {

@@ -35,6 +35,8 @@ public final class TableSet {
     /** Add and remove edges per table id (null until the table has one). */
     private ArrayList<Long2ObjectOpenHashMap<Table>> addEdges = new ArrayList<>();
     private ArrayList<Long2ObjectOpenHashMap<Table>> removeEdges = new ArrayList<>();
+    /** Rises whenever a table appears or disappears (see {@link #epoch()}). */
+    private long epoch;
 
     private record TypeKey(long[] type) {
         @Override
@@ -53,8 +55,18 @@ public final class TableSet {
         this.schemas = schemas;
     }
 
+    /**
+     * A counter that rises whenever a table is created, restored, taken out or dropped, or every
+     * table is forgotten (a reload). Cached queries compare it to know when to rematch; a table's
+     * type never changes, so an unchanged epoch means an unchanged set of tables. In memory only.
+     */
+    public long epoch() {
+        return epoch;
+    }
+
     /** Forgets every table (before a reload). */
     public void clear() {
+        epoch++;
         tables = new ArrayList<>();
         byType = new HashMap<>();
         freeIds = new IntArrayList();
@@ -285,6 +297,7 @@ public final class TableSet {
         }
         tables.set(id, t);
         byType.put(new TypeKey(t.type()), t);
+        epoch++;
     }
 
     /**
@@ -297,6 +310,7 @@ public final class TableSet {
         if (t != null) {
             tables.set(id, null);
             byType.remove(new TypeKey(t.type()));
+            epoch++;
         }
     }
 
@@ -370,6 +384,7 @@ public final class TableSet {
             return;
         }
         records.build();
+        epoch++;
         var dropped = new IntOpenHashSet();
         var keys = new LongOpenHashSet(); // records holding a dropped table
         for (Table t : drop) {

@@ -1,0 +1,314 @@
+package dev.quiver.query.cache;
+
+import dev.quiver.query.Query;
+import dev.quiver.query.QueryRow;
+import dev.quiver.query.QueryValidationException;
+import dev.quiver.query.UnsupportedQueryException;
+import dev.quiver.query.parse.QueryAst;
+import dev.quiver.query.parse.QueryParser;
+import dev.quiver.query.parse.Term;
+import dev.quiver.query.parse.TermRef;
+import dev.quiver.query.parse.Traversal;
+import dev.quiver.storage.Builtin;
+import dev.quiver.storage.World;
+import dev.quiver.storage.table.Table;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * A cached query (Flecs v4 cached queries, FEATURES.md QK-01..QK-06, QK-14, QK-17..QK-19): it
+ * keeps the tables its {@code $this} terms match ({@link TableFilter}) and stays matched as tables
+ * appear and disappear ({@link TableCache}, driven by {@link World#tableEpoch()}); each evaluation
+ * walks only those tables, in cache order, and the evaluator checks the remaining terms as for an
+ * uncached query. Caching never changes results: the rows are those of the same query uncached,
+ * as a multiset (QK-01, "caching never changes results").
+ *
+ * <p>On top of the uncached query it allows what Flecs allows only on cached queries:
+ * <ul>
+ *   <li>{@code cascade} and {@code cascade|desc} on a {@code $this} source (QS-44, HIE-08): the
+ *       term matches as {@code up R} and results come ordered by the depth of {@code $this} along
+ *       R (ChildOf by default), parents first, or deepest first with {@code desc}. At most one
+ *       cascade term; uncached queries keep refusing it, as Flecs does (conformance NOTES K13).</li>
+ *   <li>{@link #groupBy(String)}: results grouped by the target of a relationship on
+ *       {@code $this}'s table, groups in ascending id order, tables without the relationship in
+ *       group 0 ({@link #groups()}, {@link #forEachInGroup}).</li>
+ *   <li>{@link #orderBy(String, boolean)}: results sorted by {@code id} or a component member
+ *       ({@code Position.x}) of {@code $this}, inside each group.</li>
+ * </ul>
+ * Without grouping or ordering, results stream table by table in cache order; with them, the
+ * results are gathered and sorted (stable) before the first is handed out.
+ *
+ * <p>Like a Flecs query, the plan reflects the relationship traits at creation. Not thread-safe;
+ * one instance per thread.
+ */
+public final class CachedQuery {
+    private final World world;
+    private final QueryAst ast;
+    private final Query query;
+    private final TableFilter filter;
+    private final TableCache cache;
+    private final Grouping grouping;
+    private final OrderKey order;
+
+    private CachedQuery(World world, QueryAst ast, Query query, Grouping grouping, OrderKey order) {
+        this.world = world;
+        this.ast = ast;
+        this.query = query;
+        this.filter = TableFilter.of(query.compiledPlan());
+        this.cache = new TableCache(world, filter);
+        this.grouping = grouping;
+        this.order = order;
+    }
+
+    /**
+     * Parses, compiles and caches a query; {@code cascade} is allowed (see the class comment).
+     *
+     * @throws dev.quiver.query.QuerySyntaxException and the other errors of
+     *     {@link Query#parse(World, String)}
+     * @throws QueryValidationException for a second cascade term
+     * @throws UnsupportedQueryException for cascade on a source other than {@code $this}
+     */
+    public static CachedQuery parse(World world, String text) {
+        return of(world, QueryParser.parse(text));
+    }
+
+    /** Caches a parsed or built ({@link dev.quiver.query.builder.QueryBuilder#ast()}) query; as {@link #parse}. */
+    public static CachedQuery of(World world, QueryAst ast) {
+        List<Term> terms = new ArrayList<>(ast.terms());
+        Grouping depth = null;
+        for (int i = 0; i < terms.size(); i++) {
+            Term t = terms.get(i);
+            if (t.isScope() || t.isEquality() || t.source() == null) {
+                continue;
+            }
+            Traversal tr = t.source().traversal();
+            if (!tr.cascade()) {
+                continue;
+            }
+            if (depth != null) {
+                throw new QueryValidationException("a query can order by one cascade term only; second one in '" + t
+                    + "' at column " + tr.column(), "cascade", tr.column());
+            }
+            if (!t.source().isThis()) {
+                throw new UnsupportedQueryException("cascade on source '" + t.source().withTraversal(Traversal.NONE)
+                    + "' (cascade orders $this)", "cascade", tr.column());
+            }
+            long rel = Builtin.CHILD_OF;
+            String relText = "ChildOf";
+            if (tr.relationship() != null) {
+                relText = tr.relationship().name();
+                rel = world.lookup(relText); // unknown names are reported by the planner below
+            }
+            depth = new Grouping(Grouping.Kind.DEPTH, rel, tr.desc(), "cascade" + (tr.desc() ? "|desc " : " ") + relText);
+            Traversal up = new Traversal(tr.self(), true, false, false, tr.relationship(), tr.column());
+            terms.set(i, new Term(t.oper(), t.inout(), t.first(), t.second(), withTraversal(t.source(), up),
+                t.predicate(), t.scope(), t.column()));
+        }
+        Query q = Query.of(world, new QueryAst(ast.text(), terms));
+        return new CachedQuery(world, ast, q, depth, null);
+    }
+
+    private static TermRef withTraversal(TermRef r, Traversal t) {
+        return new TermRef(r.kind(), r.name(), r.lookup(), t, r.column());
+    }
+
+    /**
+     * This query grouped by the target of {@code relationship} on {@code $this}'s table (a new
+     * cached query; this one is unchanged).
+     *
+     * @throws QueryOrderingException for an unknown relationship, a query with a cascade term, or
+     *     a query without {@code $this}
+     */
+    public CachedQuery groupBy(String relationship) {
+        if (grouping != null && grouping.kind() == Grouping.Kind.DEPTH) {
+            throw new QueryOrderingException("groupBy(" + relationship + ") on a query with '" + grouping.text()
+                + "': cascade is the grouping by depth, there can be one grouping");
+        }
+        needThis("groupBy(" + relationship + ")");
+        long r = relationship == null ? 0 : world.lookup(relationship);
+        if (r == 0) {
+            throw new QueryOrderingException("unknown relationship '" + relationship + "' in groupBy");
+        }
+        return new CachedQuery(world, ast, query, new Grouping(Grouping.Kind.TARGET, r, false, "groupBy " + relationship),
+            order);
+    }
+
+    /**
+     * This query sorted by {@code key} inside each group (a new cached query).
+     *
+     * @param key {@code id} or {@code Component.member}
+     * @param descending largest first
+     * @throws QueryOrderingException for a key naming no member of a component, or a query
+     *     without {@code $this}
+     */
+    public CachedQuery orderBy(String key, boolean descending) {
+        needThis("orderBy(" + key + ")");
+        return new CachedQuery(world, ast, query, grouping, OrderKey.parse(world, key, descending));
+    }
+
+    /** {@link #orderBy(String, boolean)} ascending. */
+    public CachedQuery orderBy(String key) {
+        return orderBy(key, false);
+    }
+
+    private void needThis(String what) {
+        if (!query.hasThis()) {
+            throw new QueryOrderingException(what + ": the query has no $this to order or group ('" + ast.text() + "')");
+        }
+    }
+
+    /**
+     * This query with variable {@code $name} set before evaluation ({@link Query#set}); a new
+     * cached query with the same grouping and ordering.
+     *
+     * @throws dev.quiver.query.QueryVariableException as {@link Query#set}
+     */
+    public CachedQuery set(String name, long entity) {
+        return new CachedQuery(world, ast, query.set(name, entity), grouping, order);
+    }
+
+    /** The uncached query this one caches (cascade terms read as {@code up}). */
+    public Query query() {
+        return query;
+    }
+
+    /** The query text as given. */
+    public String text() {
+        return ast.text();
+    }
+
+    /** The canonical text, cascade flags included. */
+    public String canonicalText() {
+        return ast.canonical();
+    }
+
+    /** The tables matched now, in cache order (empty ones included). Do not hold across mutations. */
+    public List<Table> tables() {
+        return cache.tables();
+    }
+
+    /** Number of table matches since creation: each table is matched once while it exists (QK-05). */
+    public long tableMatches() {
+        return cache.matches();
+    }
+
+    /** Calls {@code action} with every result, grouped and ordered as configured. */
+    public void forEach(Consumer<QueryRow> action) {
+        run(walk(), action);
+    }
+
+    /**
+     * The results as a list.
+     *
+     * @param limit maximum number of rows; negative for all
+     */
+    public List<QueryRow> rows(int limit) {
+        List<QueryRow> out = new ArrayList<>();
+        forEach(r -> {
+            if (limit < 0 || out.size() < limit) {
+                out.add(r);
+            }
+        });
+        return out;
+    }
+
+    /** Number of results (no rows built). */
+    public long count() {
+        return query.countIn(walk());
+    }
+
+    /**
+     * The groups of the non-empty matched tables (those that may hold results) now, in iteration
+     * order: targets of the groupBy relationship (0 for none), or depths for cascade; {@code [0]}
+     * when the query is not grouped.
+     */
+    public List<Long> groups() {
+        if (grouping == null) {
+            return List.of(0L);
+        }
+        Grouping.Keys keys = grouping.keys(world);
+        LinkedHashSet<Long> out = new LinkedHashSet<>();
+        for (Table t : walk()) {
+            if (t.count() > 0) {
+                out.add(keys.of(t));
+            }
+        }
+        List<Long> l = new ArrayList<>(out);
+        l.sort(grouping::compare);
+        return l;
+    }
+
+    /** Calls {@code action} with the results of one group (Flecs' group iterator), ordered as configured. */
+    public void forEachInGroup(long group, Consumer<QueryRow> action) {
+        if (grouping == null) {
+            throw new QueryOrderingException("forEachInGroup(" + group + "): the query '" + ast.text() + "' is not grouped");
+        }
+        Grouping.Keys keys = grouping.keys(world);
+        List<Table> in = new ArrayList<>();
+        for (Table t : walk()) {
+            if (keys.of(t) == group) {
+                in.add(t);
+            }
+        }
+        run(in, action);
+    }
+
+    /** The tables to walk: the cache's, in group order when grouped. */
+    private List<Table> walk() {
+        List<Table> ts = new ArrayList<>(filter.usable(world) ? cache.tables() : world.allTables());
+        if (grouping != null) {
+            Grouping.Keys keys = grouping.keys(world);
+            ts.sort((a, b) -> grouping.compare(keys.of(a), keys.of(b)));
+        }
+        return ts;
+    }
+
+    private void run(List<Table> tables, Consumer<QueryRow> action) {
+        if (grouping == null && order == null) {
+            query.forEachIn(tables, action);
+            return;
+        }
+        List<QueryRow> rows = new ArrayList<>();
+        query.forEachIn(tables, rows::add);
+        Grouping.Keys keys = grouping == null ? null : grouping.keys(world);
+        int n = rows.size();
+        long[] group = new long[n];
+        Object[] key = new Object[n];
+        Integer[] idx = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            idx[i] = i;
+            QueryRow r = rows.get(i);
+            if (keys != null) {
+                group[i] = keys.of(tableOf(r));
+            }
+            if (order != null) {
+                key[i] = order.of(world, r);
+            }
+        }
+        java.util.Arrays.sort(idx, (a, b) -> {
+            int c = keys == null ? 0 : grouping.compare(group[a], group[b]);
+            return c != 0 || order == null ? c : order.compare(key[a], key[b]);
+        });
+        for (Integer i : idx) {
+            action.accept(rows.get(i));
+        }
+    }
+
+    private Table tableOf(QueryRow r) {
+        Table t = r.thisTable();
+        long e = r.thisEntity();
+        if (t != null && r.thisRow() >= 0 && r.thisRow() < t.count() && t.entity(r.thisRow()) == e) {
+            return t;
+        }
+        return world.table(e);
+    }
+
+    @Override
+    public String toString() {
+        return "CachedQuery[" + ast.text() + (grouping != null ? ", " + grouping.text() : "")
+            + (order != null ? ", orderBy " + order.text() + (order.descending() ? " desc" : "") : "") + "]";
+    }
+}

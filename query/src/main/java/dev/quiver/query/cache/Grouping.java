@@ -1,0 +1,135 @@
+package dev.quiver.query.cache;
+
+import dev.quiver.index.Ids;
+import dev.quiver.storage.World;
+import dev.quiver.storage.table.Table;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * How a cached query groups its tables (Flecs v4 {@code group_by}, FEATURES.md QK-17, QK-19):
+ * <ul>
+ *   <li>{@link Kind#TARGET}: the group of a table is the target of its first {@code (R, *)} pair,
+ *       0 when it has none (Flecs' default group_by callback); groups in ascending id order.</li>
+ *   <li>{@link Kind#DEPTH} ({@code cascade}, {@code cascade|desc}, QS-44, HIE-08): the group is
+ *       the depth of the table's entities along R (0 for an entity without an R target, else one
+ *       more than the deepest of its targets), parents first, or deepest first for
+ *       {@code desc}.</li>
+ * </ul>
+ * A table's type fixes its targets, but a target's own depth changes when it moves, so depths are
+ * worked out afresh for each evaluation ({@link Keys}).
+ *
+ * @param kind what the group is
+ * @param relationship R
+ * @param descending larger groups first (only {@code cascade|desc})
+ * @param text how the grouping was written, for messages and {@link CachedQuery#toString()}
+ */
+record Grouping(Kind kind, long relationship, boolean descending, String text) {
+
+    /** What a group key is. */
+    enum Kind { TARGET, DEPTH }
+
+    /** Group keys for one evaluation, memoized per table. */
+    Keys keys(World world) {
+        return new Keys(world);
+    }
+
+    /** Compares two group keys in iteration order. */
+    int compare(long a, long b) {
+        return descending ? Long.compare(b, a) : Long.compare(a, b);
+    }
+
+    /** The group keys of tables during one evaluation. */
+    final class Keys {
+        private final World world;
+        private final Map<Table, Long> memo = new IdentityHashMap<>();
+
+        private Keys(World world) {
+            this.world = world;
+        }
+
+        /** The group of a table. */
+        long of(Table t) {
+            Long k = memo.get(t);
+            if (k != null) {
+                return k;
+            }
+            long key = kind == Kind.TARGET ? target(t) : depth(t);
+            memo.put(t, key);
+            return key;
+        }
+
+        private long target(Table t) {
+            int r = Ids.index(relationship);
+            for (long id : t.type()) {
+                if (!Ids.isPair(id)) {
+                    break;
+                }
+                if (Ids.first(id) == r) {
+                    return world.entityOfIndex(Ids.second(id));
+                }
+            }
+            return 0;
+        }
+
+        /** Depth along R, without recursion (hierarchies may be deep); a cycle adds nothing. */
+        private long depth(Table start) {
+            Deque<Table> stack = new ArrayDeque<>();
+            Map<Table, Boolean> onStack = new IdentityHashMap<>();
+            stack.push(start);
+            onStack.put(start, Boolean.TRUE);
+            while (!stack.isEmpty()) {
+                Table top = stack.peek();
+                if (memo.containsKey(top)) {
+                    stack.pop();
+                    onStack.remove(top);
+                    continue;
+                }
+                boolean pending = false;
+                long best = 0;
+                IntArrayList up = targets(top);
+                for (int ti = 0, n = up.size(); ti < n; ti++) {
+                    long target = world.entityOfIndex(up.getInt(ti));
+                    if (target == 0 || !world.isAlive(target)) {
+                        continue;
+                    }
+                    Table pt = world.table(target);
+                    Long pd = memo.get(pt);
+                    if (pd != null) {
+                        best = Math.max(best, pd + 1);
+                    } else if (!onStack.containsKey(pt)) {
+                        stack.push(pt);
+                        onStack.put(pt, Boolean.TRUE);
+                        pending = true;
+                    } else {
+                        best = Math.max(best, 1);
+                    }
+                }
+                if (!pending) {
+                    memo.put(top, best);
+                    stack.pop();
+                    onStack.remove(top);
+                }
+            }
+            return memo.get(start);
+        }
+
+        private IntArrayList targets(Table t) {
+            IntArrayList out = new IntArrayList();
+            int r = Ids.index(relationship);
+            for (long id : t.type()) {
+                if (!Ids.isPair(id)) {
+                    break;
+                }
+                if (Ids.first(id) == r) {
+                    out.add(Ids.second(id));
+                }
+            }
+            return out;
+        }
+    }
+}
