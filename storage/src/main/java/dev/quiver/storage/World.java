@@ -18,6 +18,7 @@ import dev.quiver.storage.rules.Hierarchy;
 import dev.quiver.storage.rules.Inheritance;
 import dev.quiver.storage.rules.Prefabs;
 import dev.quiver.storage.rules.Paths;
+import dev.quiver.storage.rules.Toggles;
 import dev.quiver.storage.rules.TraitRules;
 import dev.quiver.storage.rules.Traits;
 import dev.quiver.storage.rules.Values;
@@ -86,6 +87,8 @@ public final class World implements AutoCloseable {
     private final Values values;
     private final Cleanup cleanup;
     private final Inheritance inheritance;
+    private final Toggles toggles;
+    private final WorldFormat format;
     private final Checker checker;
 
     private int txDepth;
@@ -118,8 +121,9 @@ public final class World implements AutoCloseable {
         values.setInheritance(inheritance);
         rules.setInstantiation(new Prefabs(entities, tables, moves, names, rules, hierarchy, inheritance, paths, changes));
         cleanup = new Cleanup(entities, tables, moves, reverse, names, schemas, traits, paths, changes);
+        toggles = new Toggles(entities, tables, moves, traits, paths, changes);
         WorldParts parts = new WorldParts(entities, names, tables, schemas, reverse);
-        WorldFormat format = new WorldFormat(parts);
+        format = new WorldFormat(parts);
         checker = new Checker(parts, paths, format);
         persistence = new Persistence(store, parts, format, changes);
     }
@@ -576,7 +580,7 @@ public final class World implements AutoCloseable {
     public void delete(long e) {
         int idx = aliveIndex(e);
         if (Builtin.isBuiltin(e)) {
-            throw new ConstraintException("cannot delete builtin " + entities.name(idx));
+            throw new BuiltinException("cannot delete builtin " + entities.name(idx));
         }
         mutate(() -> cleanup.delete(idx));
     }
@@ -612,6 +616,47 @@ public final class World implements AutoCloseable {
         int idx = aliveIndex(e);
         rules.checkNotBuiltin(idx);
         mutate(() -> hierarchy.rename(idx, name));
+    }
+
+    // ------------------------------------------------------------------ toggling (Flecs v4 CanToggle)
+
+    /**
+     * Disables a component or tag on an entity without removing it (Flecs v4 {@code ecs_enable_id}
+     * with false): the id needs the {@code CanToggle} trait ({@link Builtin#CAN_TOGGLE}). The
+     * entity then holds {@code (Disabled, id)} in place of the id, with its value ({@link Toggles}):
+     * queries for the id skip it, {@link #has} and {@link #get} do not see it, and
+     * {@link #isDisabled} tells it apart from an id it lacks. Removing the id removes the disabled
+     * form too; adding or setting it while disabled is refused. Disabling a disabled id changes
+     * nothing.
+     *
+     * @throws ToggleException when the id lacks CanToggle, is a pair, or the entity does not own it
+     * @throws BuiltinException when the entity is a builtin
+     */
+    public void disable(long e, long id) {
+        toggle(e, id, false);
+    }
+
+    /**
+     * Enables a component or tag disabled with {@link #disable}: the id and its value are back.
+     * Enabling an enabled id changes nothing.
+     *
+     * @throws ToggleException when the id lacks CanToggle, is a pair, or the entity does not own it
+     * @throws BuiltinException when the entity is a builtin
+     */
+    public void enable(long e, long id) {
+        toggle(e, id, true);
+    }
+
+    private void toggle(long e, long id, boolean enabled) {
+        int idx = aliveIndex(e);
+        rules.checkNotBuiltin(idx);
+        toggles.check(idx, id);
+        mutate(() -> toggles.set(idx, id, enabled));
+    }
+
+    /** True when the entity holds {@code id} disabled ({@link #disable}). */
+    public boolean isDisabled(long e, long id) {
+        return toggles.isDisabled(aliveIndex(e), id);
     }
 
     // ------------------------------------------------------------------ read side for queries
@@ -677,6 +722,16 @@ public final class World implements AutoCloseable {
         return checker.check(txDepth == 0 ? persistence.committed() : null);
     }
 
+    /**
+     * Warnings about a consistent world: what is allowed but likely a mistake. Today: each cycle
+     * in a user relationship (ChildOf and IsA refuse cycles; user relationships accept them, as
+     * in Flecs), as {@code cycle in R: a -> b -> a}, Symmetric relationships left out. At most 100.
+     */
+    public List<String> warnings() {
+        ensureOpen();
+        return checker.warnings();
+    }
+
     // ------------------------------------------------------------------ snapshot SPI
 
     /** Streams every persistent page of the committed state (not inside a transaction). */
@@ -686,6 +741,50 @@ public final class World implements AutoCloseable {
             throw new IllegalStateException("forEachPage inside a transaction");
         }
         persistence.forEachPage(visitor);
+    }
+
+    /**
+     * Streams the pages of the committed state without the pairs of {@code Transient} relationships
+     * ({@link Builtin#TRANSIENT}, Tecs {@code transient}, FEATURES TEC-23): what a snapshot holds.
+     * The live world keeps them (they survive a close and reopen); a world restored from these pages
+     * has none. Not inside a transaction; works on a read-only world too: the pairs are removed in
+     * memory only and the committed state is read back afterwards.
+     */
+    public void forEachSnapshotPage(PageVisitor visitor) {
+        ensureOpen();
+        if (txDepth > 0) {
+            throw new IllegalStateException("forEachSnapshotPage inside a transaction");
+        }
+        var transientRels = new LongArrayList();
+        for (Table t : tables.matching(Builtin.TRANSIENT)) {
+            for (int r = 0; r < t.count(); r++) {
+                long rel = t.entity(r);
+                if (!tables.matching(Ids.pair(rel, Ids.WILDCARD)).isEmpty()) {
+                    transientRels.add(rel);
+                }
+            }
+        }
+        if (transientRels.isEmpty()) {
+            persistence.forEachPage(visitor);
+            return;
+        }
+        txDepth = 1;
+        try {
+            for (int i = 0; i < transientRels.size(); i++) {
+                rules.removeAll(Ids.pair(transientRels.getLong(i), Ids.WILDCARD));
+            }
+            // as a commit would, without writing: tables emptied are dropped, the format's
+            // bookkeeping (which records each components page files, which tables have row pages)
+            // follows, and the pages are then serialized from memory
+            tables.dropEmpty(changes.shrunk());
+            format.pagesFor(changes);
+            changes.clear();
+            persistence.forEachPage(visitor);
+        } finally {
+            txDepth = 0;
+            // the removal was never committed: read the committed state back whole
+            persistence.rollback(new IllegalStateException("snapshot view"), true);
+        }
     }
 
     /**

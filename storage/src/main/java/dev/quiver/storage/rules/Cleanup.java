@@ -3,6 +3,7 @@ package dev.quiver.storage.rules;
 import dev.quiver.index.Ids;
 import dev.quiver.index.ReverseIndex;
 import dev.quiver.storage.Builtin;
+import dev.quiver.storage.BuiltinException;
 import dev.quiver.storage.CleanupPanicException;
 import dev.quiver.storage.ConstraintException;
 import dev.quiver.storage.entity.EntityIndex;
@@ -84,7 +85,7 @@ public final class Cleanup {
         for (int k = 0; k < order.size(); k++) {
             int x = order.getInt(k);
             if (x < Builtin.FIRST_USER_INDEX) {
-                throw new ConstraintException("cleanup would delete builtin " + entities.name(x));
+                throw new BuiltinException("cleanup would delete builtin " + entities.name(x));
             }
             int onDelete = traits.onDeleteAction(x);
             if (onDelete == delete || onDelete == panic) {

@@ -2,6 +2,7 @@ package dev.quiver.storage.rules;
 
 import dev.quiver.index.Ids;
 import dev.quiver.storage.Builtin;
+import dev.quiver.storage.NameTakenException;
 import dev.quiver.storage.table.Types;
 import dev.quiver.storage.ConstraintException;
 import dev.quiver.storage.entity.EntityIndex;
@@ -42,6 +43,13 @@ public final class Hierarchy {
         String reserved = dev.quiver.storage.Builtin.unsupported(parts[0]);
         if (reserved != null) {
             throw new dev.quiver.storage.IdException(reserved);
+        }
+        int builtin = Builtin.indexOf(parts[0]);
+        if (builtin > 0 && !entities.isAliveIndex(builtin)) {
+            // a user entity of that name would look like the builtin and silently do nothing
+            throw new dev.quiver.storage.IdException("'" + parts[0] + "' is a builtin this world lacks: it was"
+                    + " created by an older build (builtin index " + builtin + " came later); snapshot restore keeps"
+                    + " that, so recreate the world to use it");
         }
         if (parts.length == 1) {
             // a root name just looked up and absent: create it without looking it up again
@@ -96,7 +104,7 @@ public final class Hierarchy {
         int parent = Types.target(moves.tableOf(idx).type(), Ids.index(Builtin.CHILD_OF));
         parent = Math.max(parent, 0);
         if (names.child(parent, name) != 0) {
-            throw new ConstraintException("cannot rename " + (old == null ? "#" + idx : old) + " to '" + name
+            throw new NameTakenException("cannot rename " + (old == null ? "#" + idx : old) + " to '" + name
                     + "': a sibling has that name");
         }
         if (old != null) {
