@@ -13,9 +13,8 @@ import dev.quiver.index.Ids;
  * has one, TRT-17), so it needs no trait; {@code transient} is {@link #TRANSIENT}; {@code sparse}
  * is Flecs' DontFragment, which this build refuses ({@link #unsupported}).
  *
- * <p>Indices 28 (CanToggle) and 29 (Transient) came after page format 3 was first written: a
- * world created by an older build lacks them, and using them there is refused with
- * {@link DeadEntityException} naming the builtin.
+ * <p>Indices 28 (CanToggle) and 29 (Transient) came with page format 4
+ * ({@code format.WorldFormat#VERSION}): older worlds, which lack them, are refused by version.
  */
 public final class Builtin {
     private Builtin() {}
@@ -71,16 +70,6 @@ public final class Builtin {
             "Remove", "Delete", "Panic", "Prefab", "Disabled", "Component", "Singleton", "OnInstantiate",
             "Override", "Inherit", "DontInherit", "CanToggle", "Transient"};
         System.arraycopy(n, 0, NAMES, 0, n.length);
-    }
-
-    /** The builtin index named {@code name} (its canonical name, not an alias), or 0. */
-    public static int indexOf(String name) {
-        for (int i = 1; i < NAMES.length; i++) {
-            if (name.equals(NAMES[i])) {
-                return i;
-            }
-        }
-        return 0;
     }
 
     /** The name of builtin index {@code i}, or null where the index is unused. */

@@ -621,13 +621,10 @@ public final class World implements AutoCloseable {
     // ------------------------------------------------------------------ toggling (Flecs v4 CanToggle)
 
     /**
-     * Disables a component or tag on an entity without removing it (Flecs v4 {@code ecs_enable_id}
-     * with false): the id needs the {@code CanToggle} trait ({@link Builtin#CAN_TOGGLE}). The
-     * entity then holds {@code (Disabled, id)} in place of the id, with its value ({@link Toggles}):
-     * queries for the id skip it, {@link #has} and {@link #get} do not see it, and
-     * {@link #isDisabled} tells it apart from an id it lacks. Removing the id removes the disabled
-     * form too; adding or setting it while disabled is refused. Disabling a disabled id changes
-     * nothing.
+     * Disables a component or tag on an entity without removing it (Flecs v4 {@code ecs_enable_id}),
+     * for an id with {@link Builtin#CAN_TOGGLE}: the entity holds {@code (Disabled, id)} in its place
+     * with its value ({@link Toggles}), so queries skip it and {@link #has}, {@link #get} do not see
+     * it. Removing the id removes it disabled too; adding or setting it meanwhile is refused.
      *
      * @throws ToggleException when the id lacks CanToggle, is a pair, or the entity does not own it
      * @throws BuiltinException when the entity is a builtin
@@ -755,35 +752,21 @@ public final class World implements AutoCloseable {
         if (txDepth > 0) {
             throw new IllegalStateException("forEachSnapshotPage inside a transaction");
         }
-        var transientRels = new LongArrayList();
-        for (Table t : tables.matching(Builtin.TRANSIENT)) {
-            for (int r = 0; r < t.count(); r++) {
-                long rel = t.entity(r);
-                if (!tables.matching(Ids.pair(rel, Ids.WILDCARD)).isEmpty()) {
-                    transientRels.add(rel);
-                }
-            }
-        }
-        if (transientRels.isEmpty()) {
-            persistence.forEachPage(visitor);
-            return;
-        }
         txDepth = 1;
+        boolean removed = false;
         try {
-            for (int i = 0; i < transientRels.size(); i++) {
-                rules.removeAll(Ids.pair(transientRels.getLong(i), Ids.WILDCARD));
+            removed = rules.removeTransientPairs();
+            if (removed) { // as a commit would, without writing (the format's bookkeeping follows)
+                tables.dropEmpty(changes.shrunk());
+                format.pagesFor(changes);
+                changes.clear();
             }
-            // as a commit would, without writing: tables emptied are dropped, the format's
-            // bookkeeping (which records each components page files, which tables have row pages)
-            // follows, and the pages are then serialized from memory
-            tables.dropEmpty(changes.shrunk());
-            format.pagesFor(changes);
-            changes.clear();
             persistence.forEachPage(visitor);
         } finally {
             txDepth = 0;
-            // the removal was never committed: read the committed state back whole
-            persistence.rollback(new IllegalStateException("snapshot view"), true);
+            if (removed) { // never committed: read the committed state back whole
+                persistence.rollback(new IllegalStateException("snapshot view"), true);
+            }
         }
     }
 

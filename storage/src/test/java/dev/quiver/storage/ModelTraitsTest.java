@@ -237,4 +237,33 @@ class ModelTraitsTest {
         assertFalse(w.has(n2, w.pair(Builtin.CHILD_OF, p)));
         assertEquals(0, w.lookup("car") == 0 ? 0 : w.type(w.lookup("car")).length);
     }
+
+    /** Tecs defaults (FEATURES TEC-05, A-37): Follows {delay, maxDistance} with defaults {0.5, 100}. */
+    @Test
+    void defaultsFillComponentsAddedWithoutAValue() {
+        Path dir = tmp.resolve("w");
+        w = World.create(dir);
+        Schema follows = Schema.of("delay", FieldType.F64, "maxDistance", FieldType.F64, "note", FieldType.STRING)
+                .withDefaults(Map.of("delay", 0.5, "maxDistance", 100));
+        long f = w.component("Follows", follows);
+        long e = w.entity("e"), t = w.entity("t"), u = w.entity("u");
+        w.add(e, w.pair(f, t));
+        assertEquals(Map.of("delay", 0.5, "maxDistance", 100.0, "note", ""), w.get(e, w.pair(f, t)));
+        w.set(e, w.pair(f, u), Map.of("delay", 0.2));
+        assertEquals(Map.of("delay", 0.2, "maxDistance", 100.0, "note", ""), w.get(e, w.pair(f, u)));
+        w.set(e, w.pair(f, u), new Object[] {0.9});
+        assertEquals(0.9, w.get(e, w.pair(f, u)).get("delay"));
+        assertEquals(100.0, w.get(e, w.pair(f, u)).get("maxDistance"), "a set keeps the fields it leaves out");
+        w.close();
+        w = World.open(dir);
+        assertEquals(follows, w.schema(w.resolve("Follows")), "the defaults persist");
+        w.add(w.resolve("u"), w.id("(Follows, t)"));
+        assertEquals(0.5, w.get(w.resolve("u"), w.id("(Follows, t)")).get("delay"));
+        assertEquals("{delay: f64 = 0.5, maxDistance: f64 = 100.0, note: string}", follows.toString());
+        // bad defaults and a conflicting redeclaration are refused
+        assertThrows(ValueException.class, () -> follows.withDefaults(Map.of("speed", 1)));
+        assertThrows(ValueException.class, () -> follows.withDefaults(Map.of("delay", "slow")));
+        assertThrows(SchemaConflictException.class, () -> w.component("Follows", follows.withDefaults(Map.of("delay", 0.7))));
+        assertEquals(follows, w.schema(w.resolve("Follows")));
+    }
 }

@@ -27,9 +27,12 @@ public final class WorldFormat {
     /**
      * The page format version, the first i32 of the meta page. 2: tables persisted 64 to a page
      * with their rows inline up to 64 rows. 3: varint and delta encodings, LZ4 for pages over 256
-     * bytes ({@link PageCompression}), names pages without the names.
+     * bytes ({@link PageCompression}), names pages without the names. 4: schema pages carry
+     * default field values, and the builtins CanToggle (index 28) and Transient (29) exist, whose
+     * meaning older builds lack (a {@code (Disabled, C)} pair is a disabled component; Transient
+     * pairs are left out of snapshots).
      */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
     /** Page families, in map-id order. */
     public static final String[] MAP_NAMES = {"meta", "schemas", "entities", "tables", "rows", "components", "reverse", "names"};
     public static final int META = 0, SCHEMAS = 1, ENTITIES = 2, TABLES = 3, ROWS = 4, COMPONENTS = 5, REVERSE = 6, NAMES = 7;

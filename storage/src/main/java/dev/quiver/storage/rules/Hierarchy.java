@@ -44,13 +44,6 @@ public final class Hierarchy {
         if (reserved != null) {
             throw new dev.quiver.storage.IdException(reserved);
         }
-        int builtin = Builtin.indexOf(parts[0]);
-        if (builtin > 0 && !entities.isAliveIndex(builtin)) {
-            // a user entity of that name would look like the builtin and silently do nothing
-            throw new dev.quiver.storage.IdException("'" + parts[0] + "' is a builtin this world lacks: it was"
-                    + " created by an older build (builtin index " + builtin + " came later); snapshot restore keeps"
-                    + " that, so recreate the world to use it");
-        }
         if (parts.length == 1) {
             // a root name just looked up and absent: create it without looking it up again
             Names.check(parts[0]);

@@ -309,6 +309,26 @@ public final class TraitRules {
         return out;
     }
 
+    /**
+     * Removes every pair of every Transient relationship ({@link Builtin#TRANSIENT}, Tecs
+     * {@code transient}); false when there was none (nothing changed).
+     */
+    public boolean removeTransientPairs() {
+        var rels = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        for (Table t : tables.matching(Builtin.TRANSIENT)) {
+            for (int r = 0; r < t.count(); r++) {
+                int rel = Ids.index(t.entity(r));
+                if (traits.inUseAsRelationship(rel)) {
+                    rels.add(rel);
+                }
+            }
+        }
+        for (int i = 0; i < rels.size(); i++) {
+            removeAll(Ids.pairOfIndices(rels.getInt(i), Ids.WILDCARD_INDEX));
+        }
+        return !rels.isEmpty();
+    }
+
     /** Removes {@code id} (wildcards allowed) from every entity holding it (Flecs v4 remove_all). */
     public void removeAll(long id) {
         for (int idx : holders(id)) {
