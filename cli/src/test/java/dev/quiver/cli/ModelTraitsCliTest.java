@@ -130,4 +130,22 @@ class ModelTraitsCliTest {
         String edges = Files.readString(out.resolve("edges.csv"));
         assertTrue(edges.contains(",Follows") && !edges.contains("Hovering"), edges);
     }
+
+    /** FEATURES A-37 through the CLI: Follows {delay, maxDistance} with defaults {0.5, 100}. */
+    @Test
+    void componentDefaultsFillValuesLeftOut() {
+        String out = run("component", w, "Follows", "delay:f64=0.5", "maxDistance:f64=100", "note:string=hi").ok().out();
+        assertEquals("component Follows {delay: f64 = 0.5, maxDistance: f64 = 100.0, note: string = \"hi\"}\n", out);
+        run("add", w, "e", "(Follows, t)").ok();
+        assertTrue(show("e").contains("(Follows,t) {delay=0.5, maxDistance=100.0, note=hi}"), show("e"));
+        run("new", w, "u").ok();
+        run("set", w, "e", "(Follows, u)", "{\"delay\": 0.2}").ok();
+        assertTrue(show("e").contains("(Follows,u) {delay=0.2, maxDistance=100.0, note=hi}"), show("e"));
+        Map<String, String> before = fingerprint(Path.of(w));
+        run("component", w, "Speed", "v:f64=fast").badInput("not a number");
+        run("component", w, "Flag", "on:bool=yes").badInput("true or false");
+        run("component", w, "Ref", "to:entity=3").badInput("no default");
+        run("component", w, "Follows", "delay:f64=0.7", "maxDistance:f64=100", "note:string=hi").badInput("already has schema");
+        assertEquals(before, fingerprint(Path.of(w)));
+    }
 }

@@ -166,6 +166,34 @@ class ModelTraitsTest {
         w.remove(pos, Builtin.CAN_TOGGLE); // allowed once nothing is disabled
     }
 
+    /** A disabled C still holds C for cleanup: C's OnDelete applies to it (Panic for a data component). */
+    @Test
+    void deletingAToggledIdFollowsItsOnDeletePolicy() {
+        w = World.create(tmp.resolve("w"));
+        long pos = w.component(Position.class);
+        w.add(pos, Builtin.CAN_TOGGLE);
+        long ship = w.entity("ship");
+        w.set(ship, pos, new Position(1, 2));
+        w.disable(ship, pos);
+        var e = assertThrows(CleanupPanicException.class, () -> w.delete(pos));
+        assertTrue(e.getMessage().contains("holds it disabled"), e.getMessage());
+        assertTrue(w.isDisabled(ship, pos));
+        long doomedWith = w.entity("Doomed");
+        w.add(doomedWith, Builtin.CAN_TOGGLE);
+        w.add(doomedWith, w.pair(Builtin.ON_DELETE, Builtin.DELETE));
+        long boat = w.entity("boat");
+        w.add(boat, doomedWith);
+        w.disable(boat, doomedWith);
+        w.delete(doomedWith);
+        assertFalse(w.isAlive(boat), "(OnDelete, Delete) reaches a disabled holder");
+        long plain = w.entity("Plain");
+        w.add(plain, Builtin.CAN_TOGGLE);
+        w.add(ship, plain);
+        w.disable(ship, plain);
+        w.delete(plain);
+        assertEquals(List.of("(Disabled,Position)"), ids(ship), "Remove strips the disabled form");
+    }
+
     @Test
     void cyclesInUserRelationshipsAreWarningsNamingTheCycle() {
         w = World.create(tmp.resolve("w"));

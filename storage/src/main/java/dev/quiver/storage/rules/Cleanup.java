@@ -112,11 +112,15 @@ public final class Cleanup {
                 for (int k2 = 0; k2 < refs.size(); k2++) {
                     long en = refs.getLong(k2);
                     int rel = (int) (en >>> 32), h = (int) en;
-                    int action = traits.cleanupAction(rel, Builtin.ON_DELETE_TARGET);
+                    // a disabled C, (Disabled, C), is a holder of C: C's own OnDelete applies (Toggles)
+                    boolean toggled = rel == Ids.index(Builtin.DISABLED);
+                    int action = toggled ? traits.onDeleteAction(x) : traits.cleanupAction(rel, Builtin.ON_DELETE_TARGET);
                     if (action == panic && h != x) {
                         throw new CleanupPanicException("cannot delete " + paths.elementName(root) + ": "
-                                + paths.elementName(h) + " has (" + paths.elementName(rel) + ", " + paths.elementName(x)
-                                + ") and " + paths.elementName(rel) + " has (OnDeleteTarget, Panic)");
+                                + (toggled ? paths.elementName(x) + " has (OnDelete, Panic) and " + paths.elementName(h)
+                                        + " holds it disabled"
+                                : paths.elementName(h) + " has (" + paths.elementName(rel) + ", " + paths.elementName(x)
+                                + ") and " + paths.elementName(rel) + " has (OnDeleteTarget, Panic)"));
                     }
                     if (action == delete && doomed.add(h)) {
                         order.add(h);
