@@ -15,8 +15,11 @@ import java.util.List;
 @Command(name = "component", header = "Declare a component with typed fields.",
         description = {"Declares NAME (created when missing) as a component whose values have the given "
                 + "fields. Types: f32, f64, i32, i64, bool, string, entity. Declaring the same schema again "
-                + "changes nothing; another schema is an error.",
-            "Example: quiver component w Position x:f64 y:f64"})
+                + "changes nothing; another schema (other fields or other defaults) is an error. A field may "
+                + "carry a default (FIELD:TYPE=VALUE, Tecs defaults): a component or a pair carrying it that is "
+                + "added without a value, or set with that field left out when new, takes the default.",
+            "Example: quiver component w Position x:f64 y:f64",
+            "Example: quiver component w Follows delay:f64=0.5 maxDistance:f64=100"})
 final class ComponentCommand extends BaseCommand {
     @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (must exist).")
     Path world;
@@ -24,7 +27,8 @@ final class ComponentCommand extends BaseCommand {
     @Parameters(index = "1", paramLabel = "NAME", description = "The component's name or path.")
     String name;
 
-    @Parameters(index = "2..*", arity = "1..*", paramLabel = "FIELD:TYPE", description = "The fields, in order.")
+    @Parameters(index = "2..*", arity = "1..*", paramLabel = "FIELD:TYPE[=DEFAULT]",
+            description = "The fields, in order, each with an optional default (a component added without a value takes it).")
     List<String> fields;
 
     @Override
@@ -39,13 +43,48 @@ final class ComponentCommand extends BaseCommand {
 
     static Schema parse(List<String> specs) {
         List<Schema.Field> list = new ArrayList<>();
+        java.util.Map<String, Object> defaults = new java.util.LinkedHashMap<>();
         for (String spec : specs) {
             int colon = spec.indexOf(':');
             if (colon <= 0 || colon == spec.length() - 1) {
                 throw new ValueException("malformed field '" + spec + "': expected NAME:TYPE, e.g. x:f64");
             }
-            list.add(new Schema.Field(spec.substring(0, colon).trim(), FieldType.parse(spec.substring(colon + 1).trim())));
+            String rest = spec.substring(colon + 1);
+            int eq = rest.indexOf('=');
+            String fieldName = spec.substring(0, colon).trim();
+            FieldType type = FieldType.parse((eq < 0 ? rest : rest.substring(0, eq)).trim());
+            list.add(new Schema.Field(fieldName, type));
+            if (eq >= 0) {
+                defaults.put(fieldName, defaultValue(fieldName, type, rest.substring(eq + 1)));
+            }
         }
-        return new Schema(list);
+        return new Schema(list).withDefaults(defaults);
+    }
+
+    /**
+     * A default given on the command line, as its field's type reads it: a number, true or false,
+     * or the text itself for a string.
+     *
+     * @throws ValueException when the text does not fit the type
+     */
+    private static Object defaultValue(String field, FieldType type, String text) {
+        try {
+            switch (type) {
+                case STRING: return text;
+                case BOOL:
+                    if (text.equals("true") || text.equals("false")) {
+                        return Boolean.parseBoolean(text);
+                    }
+                    throw new ValueException("field '" + field + "' is bool: its default must be true or false, got '" + text + "'");
+                case F32:
+                case F64: return Double.parseDouble(text.trim());
+                case I32:
+                case I64: return Long.parseLong(text.trim());
+                default:
+                    throw new ValueException("field '" + field + "' is " + type.spelling() + ": it takes no default from the command line");
+            }
+        } catch (NumberFormatException e) {
+            throw new ValueException("field '" + field + "' is " + type.spelling() + ": '" + text + "' is not a number");
+        }
     }
 }

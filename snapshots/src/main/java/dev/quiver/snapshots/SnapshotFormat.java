@@ -5,9 +5,9 @@ package dev.quiver.snapshots;
  * records carry the world's own pages, so the version follows the world's page format: version 1
  * held world-format-1 pages (a types page and row pages per table), version 2 world-format-2
  * pages (tables 64 to a page), version 3 world-format-3 pages (varint encodings, LZ4), version 4
- * world-format-4 pages (no {@code components} pages). This build also reads version 3: it drops
- * the {@code components} pages (the component index is rebuilt from the tables) and reads the
- * meta page as format 4, whose layout it shares.
+ * world-format-4 pages (no {@code components} pages, schema defaults, the CanToggle and Transient
+ * builtins). A snapshot of another version is refused by name; restore it with the build that
+ * wrote it, or load its export.
  *
  * <pre>
  * header   6 bytes  magic, ASCII "QVSNAP"
@@ -34,11 +34,8 @@ final class SnapshotFormat {
     /** The 6 magic bytes every snapshot starts with. */
     static final byte[] MAGIC = {'Q', 'V', 'S', 'N', 'A', 'P'};
 
-    /** The format version this build writes. */
+    /** The format version this build reads and writes. */
     static final int VERSION = 4;
-
-    /** The older format version this build still reads ({@link SnapshotReader} migrates its pages). */
-    static final int PREVIOUS_VERSION = 3;
 
     /** Header size: magic and version. */
     static final int HEADER_BYTES = MAGIC.length + 4;

@@ -35,8 +35,7 @@ final class SnapshotReader implements Closeable {
     private long position;
     private long pages;
     private boolean ended;
-    /** The file's format version ({@link SnapshotFormat#VERSION} or {@link SnapshotFormat#PREVIOUS_VERSION}). */
-    private int version;
+
 
     /**
      * Opens the file and checks the header; for another version, checks the whole-file checksum to
@@ -70,8 +69,7 @@ final class SnapshotReader implements Closeable {
             throw corrupt("is not a Quiver snapshot (bad magic bytes)");
         }
         int version = readInt();
-        this.version = version;
-        if (version != SnapshotFormat.VERSION && version != SnapshotFormat.PREVIOUS_VERSION) {
+        if (version != SnapshotFormat.VERSION) {
             if (wholeFileChecksumHolds()) {
                 throw new SnapshotFormatException(path.toString(), version, SnapshotFormat.VERSION);
             }
@@ -118,23 +116,6 @@ final class SnapshotReader implements Closeable {
      * @param withBlob false to skip the blob bytes (they are still checksummed)
      */
     Record next(boolean withBlob) {
-        while (true) {
-            Record r = nextStored(withBlob);
-            if (r == null || version == SnapshotFormat.VERSION) {
-                return r;
-            }
-            // version 3: no components pages since world format 4; the meta page's layout is unchanged
-            if (r.mapName().equals("components")) {
-                continue;
-            }
-            if (r.mapName().equals("meta") && r.blob() != null && r.blob().length >= 4) {
-                ByteBuffer.wrap(r.blob()).putInt(0, 4); // world page format 4 (the meta page is never enveloped)
-            }
-            return r;
-        }
-    }
-
-    private Record nextStored(boolean withBlob) {
         if (ended) {
             return null;
         }

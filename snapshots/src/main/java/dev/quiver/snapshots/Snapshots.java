@@ -22,7 +22,8 @@ import java.util.NoSuchElementException;
  * {@link SnapshotFormat}).
  *
  * <p>{@link #write} streams every persistent page of the world's committed state (the storage
- * snapshot SPI, {@link World#forEachPage}) into a temporary file next to the target, forces it to
+ * snapshot SPI, {@link World#forEachSnapshotPage}: pairs of Transient relationships are left out,
+ * Tecs {@code transient}) into a temporary file next to the target, forces it to
  * disk and renames it into place, so the target is either the old file or the complete new one.
  * {@link #restore} reads the file twice: a first pass verifies magic, version, structure and
  * checksum without touching anything; only then does the second pass feed the pages to
@@ -59,7 +60,7 @@ public final class Snapshots {
         try {
             long pages;
             try (SnapshotWriter writer = new SnapshotWriter(tmp)) {
-                world.forEachPage((mapName, key, blob) -> {
+                world.forEachSnapshotPage((mapName, key, blob) -> {
                     try {
                         writer.page(mapName, key, blob);
                     } catch (IOException e) {

@@ -6,6 +6,15 @@ import dev.quiver.index.Ids;
  * The builtin entities every world has, at fixed indices with generation 0 (Flecs v4 builtins:
  * traits, cleanup conditions and actions, ChildOf, IsA, Prefab, ...). They are named root
  * entities and cannot be deleted.
+ *
+ * <p>Tecs relationship keys (FEATURES TEC-01) map onto these: {@code exclusive} is
+ * {@link #EXCLUSIVE}; {@code cascadeDelete} is the pair {@code (OnDeleteTarget, Delete)} (without
+ * Tecs' requirement of exclusive, CLN-18); {@code reverseIndex} is always on (every relationship
+ * has one, TRT-17), so it needs no trait; {@code transient} is {@link #TRANSIENT}; {@code sparse}
+ * is Flecs' DontFragment, which this build refuses ({@link #unsupported}).
+ *
+ * <p>Indices 28 (CanToggle) and 29 (Transient) came with page format 4
+ * ({@code format.WorldFormat#VERSION}): older worlds, which lack them, are refused by version.
  */
 public final class Builtin {
     private Builtin() {}
@@ -37,6 +46,17 @@ public final class Builtin {
     public static final long OVERRIDE = 25;
     public static final long INHERIT = 26;
     public static final long DONT_INHERIT = 27;
+    /**
+     * Flecs v4 CanToggle: a component or tag with this trait can be disabled on an entity without
+     * being removed ({@code World.disable}); a disabled id {@code C} is held as the pair
+     * {@code (Disabled, C)}, which carries C's value, so queries for C skip the entity.
+     */
+    public static final long CAN_TOGGLE = 28;
+    /**
+     * Tecs {@code transient}: pairs of a relationship with this trait live in the world (they
+     * survive a close and reopen) but are left out of snapshots and exports (FEATURES TEC-23).
+     */
+    public static final long TRANSIENT = 29;
 
     /** First entity index handed to user entities. */
     public static final int FIRST_USER_INDEX = 256;
@@ -48,7 +68,7 @@ public final class Builtin {
         String[] n = {null, "*", "_", "ChildOf", "IsA", "Transitive", "Reflexive", "Exclusive", "Symmetric",
             "Acyclic", "Traversable", "With", "OneOf", "Final", "PairIsTag", "OnDelete", "OnDeleteTarget",
             "Remove", "Delete", "Panic", "Prefab", "Disabled", "Component", "Singleton", "OnInstantiate",
-            "Override", "Inherit", "DontInherit"};
+            "Override", "Inherit", "DontInherit", "CanToggle", "Transient"};
         System.arraycopy(n, 0, NAMES, 0, n.length);
     }
 

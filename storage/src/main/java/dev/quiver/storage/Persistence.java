@@ -119,6 +119,29 @@ final class Persistence {
     }
 
     /**
+     * Streams the committed pages as they are once {@code removeTransient} has taken the pairs a
+     * snapshot leaves out out of the in-memory state (it returns whether it removed any); that
+     * change is never committed: the committed state is read back afterwards. Runs where a
+     * transaction would (the caller marks one open).
+     */
+    void forEachSnapshotPage(World.PageVisitor visitor, java.util.function.BooleanSupplier removeTransient) {
+        boolean removed = false;
+        try {
+            removed = removeTransient.getAsBoolean();
+            if (removed) { // as a commit would, without writing (the format's bookkeeping follows)
+                parts.tables().dropEmpty(changes.shrunk());
+                format.pagesFor(changes);
+                changes.clear();
+            }
+            forEachPage(visitor);
+        } finally {
+            if (removed) {
+                rollback(new IllegalStateException("snapshot view"), true);
+            }
+        }
+    }
+
+    /**
      * Commits snapshot pages into a new world's store.
      *
      * @throws BadInputException when a page names an unknown map

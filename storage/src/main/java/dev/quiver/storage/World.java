@@ -14,15 +14,16 @@ import dev.quiver.storage.entity.Names;
 import dev.quiver.storage.format.WorldFormat;
 import dev.quiver.storage.format.WorldParts;
 import dev.quiver.storage.rules.Cleanup;
+import dev.quiver.storage.rules.FieldReads;
 import dev.quiver.storage.rules.Hierarchy;
 import dev.quiver.storage.rules.Inheritance;
 import dev.quiver.storage.rules.Prefabs;
 import dev.quiver.storage.rules.Paths;
+import dev.quiver.storage.rules.Toggles;
 import dev.quiver.storage.rules.TraitRules;
 import dev.quiver.storage.rules.Traits;
 import dev.quiver.storage.rules.Values;
 import dev.quiver.storage.table.Schemas;
-import dev.quiver.storage.table.Column;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.TableMoves;
 import dev.quiver.storage.table.TableSet;
@@ -87,15 +88,12 @@ public final class World implements AutoCloseable {
     private final Values values;
     private final Cleanup cleanup;
     private final Inheritance inheritance;
+    private final Toggles toggles;
+    private final FieldReads fieldReads;
+    private final WorldFormat format;
     private final Checker checker;
 
-    private int txDepth;
-    /** Query iterations handing results to callbacks now ({@link #beginIteration}); while positive, writes are refused. */
-    private int iterations;
-    /** Transactions opened so far, nested ones included ({@link #writeCount}). */
-    private long writes;
-    /** The open transaction has started writing (its pages are computed): a rollback reloads all. */
-    private boolean committing;
+    private final Transactions tx;
 
     /** One persistent page, for snapshots: the map it belongs to, its key and its blob. */
     public record Page(String mapName, long key, byte[] blob) {}
@@ -123,10 +121,13 @@ public final class World implements AutoCloseable {
         values.setInheritance(inheritance);
         rules.setInstantiation(new Prefabs(entities, tables, moves, names, rules, hierarchy, inheritance, paths, changes));
         cleanup = new Cleanup(entities, tables, moves, reverse, names, schemas, traits, paths, changes);
+        toggles = new Toggles(entities, tables, moves, traits, paths, changes);
+        fieldReads = new FieldReads(values, paths);
         WorldParts parts = new WorldParts(entities, names, tables, schemas, reverse);
-        WorldFormat format = new WorldFormat(parts);
+        format = new WorldFormat(parts);
         checker = new Checker(parts, paths, format);
         persistence = new Persistence(store, parts, format, changes);
+        tx = new Transactions(persistence, dir.toString());
     }
 
     // ------------------------------------------------------------------ lifecycle
@@ -146,10 +147,9 @@ public final class World implements AutoCloseable {
 
     /**
      * Opens an existing world for writing. One writer per world directory: a second one, in another
-     * process or in this one, gets {@link WorldLockedException} naming the writer's pid. Readers, in
-     * other processes or in this one, neither block the writer nor
-     * wait for it. A world whose writer died opens with every transaction it committed (the
-     * write-ahead log is read; a torn last record is cut off); nothing else needs recovering.
+     * process or in this one, gets {@link WorldLockedException} naming the writer's pid. Readers (in
+     * any process) neither block the writer nor wait for it. A world whose writer died opens with
+     * every transaction it committed (the write-ahead log is read; a torn last record is cut off).
      *
      * @throws NoWorldException when {@code dir} holds no world
      * @throws CorruptionException when its files are corrupt
@@ -160,9 +160,9 @@ public final class World implements AutoCloseable {
 
     /**
      * Opens an existing world for reading; mutations throw {@link ReadOnlyException}. Any number of
-     * readers may open a world, in any processes, this one included, also while a writer writes it
-     * (in this process too): each sees the last state committed
-     * when it opened, whole, and keeps seeing it (it pins that state's files until it closes). On
+     * readers may open a world, in any processes (this one included), also while a writer writes
+     * it: each sees the last state committed when it opened, whole, and keeps seeing it (it pins
+     * that state's files until it closes). On
      * read-only media (a read-only file system or a directory this process may not write), since
      * Chronicle Map needs writable mappings, it reads copies of the generation files made in a
      * temporary directory (java.io.tmpdir, deleted at close).
@@ -225,36 +225,13 @@ public final class World implements AutoCloseable {
      * rethrown. Nested calls join the outer transaction.
      */
     public void transaction(Consumer<World> body) {
-        transactionResult(w -> {
-            body.accept(w);
-            return null;
-        });
+        mutate(() -> body.accept(this));
     }
 
     /** Like {@link #transaction(Consumer)}, returning the body's result. */
     public <T> T transactionResult(Function<World, T> body) {
         ensureOpen();
-        if (iterations > 0) {
-            throw new WorldIteratingException("cannot change world " + dir + " while a query iteration is running; "
-                    + "collect the changes and apply them after the iteration");
-        }
-        writes++;
-        if (txDepth > 0) {
-            return body.apply(this);
-        }
-        checkWritable();
-        txDepth++;
-        try {
-            T r = body.apply(this);
-            commit();
-            return r;
-        } catch (RuntimeException | Error e) {
-            persistence.rollback(e, committing);
-            throw e;
-        } finally {
-            txDepth = 0;
-            committing = false;
-        }
+        return tx.run(() -> body.apply(this), this::checkWritable);
     }
 
     /**
@@ -263,14 +240,12 @@ public final class World implements AutoCloseable {
      * anything. Calls nest (an iteration inside a callback is fine: reads are allowed).
      */
     public void beginIteration() {
-        iterations++;
+        tx.beginIteration();
     }
 
     /** Ends an iteration begun with {@link #beginIteration()} (call it in a finally block). */
     public void endIteration() {
-        if (iterations > 0) {
-            iterations--;
-        }
+        tx.endIteration();
     }
 
     /**
@@ -279,7 +254,7 @@ public final class World implements AutoCloseable {
      * before and after: while it is unchanged, no table or row has moved.
      */
     public long writeCount() {
-        return writes;
+        return tx.writes();
     }
 
     private void mutate(Runnable r) {
@@ -293,12 +268,6 @@ public final class World implements AutoCloseable {
         if (readOnly) {
             throw new ReadOnlyException("world " + dir + " is open read-only");
         }
-    }
-
-    /** Writes the transaction's pages; from here on a failure reloads the whole committed state. */
-    private void commit() {
-        committing = true;
-        persistence.commit();
     }
 
     // ------------------------------------------------------------------ entities and names
@@ -597,15 +566,7 @@ public final class World implements AutoCloseable {
      *                        it is not a number field
      */
     public double getDouble(long e, long id, int field) {
-        Column[] c = cell;
-        int row = values.locate(aliveIndex(e), id, c);
-        FieldType t = fieldType(e, id, row, c[0], field);
-        switch (t) {
-            case F64: return Double.longBitsToDouble(c[0].word(field, row));
-            case F32: return Float.intBitsToFloat((int) c[0].word(field, row));
-            case I32: case I64: return c[0].word(field, row);
-            default: throw new ValueException("field " + field + " of " + idToString(id) + " is " + t + ", not a number");
-        }
+        return fieldReads.getDouble(aliveIndex(e), e, id, field);
     }
 
     /**
@@ -615,27 +576,7 @@ public final class World implements AutoCloseable {
      * @throws ValueException as {@link #getDouble}, or when the field is a float or string field
      */
     public long getLong(long e, long id, int field) {
-        Column[] c = cell;
-        int row = values.locate(aliveIndex(e), id, c);
-        FieldType t = fieldType(e, id, row, c[0], field);
-        if (t == FieldType.F32 || t == FieldType.F64 || t == FieldType.STRING) {
-            throw new ValueException("field " + field + " of " + idToString(id) + " is " + t + ", not integral");
-        }
-        return c[0].word(field, row);
-    }
-
-    /** Scratch for {@link Values#locate} (a World is used from one thread at a time). */
-    private final Column[] cell = new Column[1];
-
-    private FieldType fieldType(long e, long id, int row, Column c, int field) {
-        if (row < 0) {
-            throw new ValueException(idToString(e) + " has no value of " + idToString(id));
-        }
-        var fields = c.schema().fields();
-        if (field < 0 || field >= fields.size()) {
-            throw new ValueException(idToString(id) + " has no field " + field + " (it has " + fields.size() + ")");
-        }
-        return fields.get(field).type();
+        return fieldReads.getLong(aliveIndex(e), e, id, field);
     }
 
     /** The value of a record component on the entity, or null when absent. */
@@ -664,7 +605,7 @@ public final class World implements AutoCloseable {
     public void delete(long e) {
         int idx = aliveIndex(e);
         if (Builtin.isBuiltin(e)) {
-            throw new ConstraintException("cannot delete builtin " + entities.name(idx));
+            throw new BuiltinException("cannot delete builtin " + entities.name(idx));
         }
         mutate(() -> cleanup.delete(idx));
     }
@@ -700,6 +641,44 @@ public final class World implements AutoCloseable {
         int idx = aliveIndex(e);
         rules.checkNotBuiltin(idx);
         mutate(() -> hierarchy.rename(idx, name));
+    }
+
+    // ------------------------------------------------------------------ toggling (Flecs v4 CanToggle)
+
+    /**
+     * Disables a component or tag on an entity without removing it (Flecs v4 {@code ecs_enable_id}),
+     * for an id with {@link Builtin#CAN_TOGGLE}: the entity holds {@code (Disabled, id)} in its place
+     * with its value ({@link Toggles}), so queries skip it and {@link #has}, {@link #get} do not see
+     * it. Removing the id removes it disabled too; adding or setting it meanwhile is refused.
+     *
+     * @throws ToggleException when the id lacks CanToggle, is a pair, or the entity does not own it
+     * @throws BuiltinException when the entity is a builtin
+     */
+    public void disable(long e, long id) {
+        toggle(e, id, false);
+    }
+
+    /**
+     * Enables a component or tag disabled with {@link #disable}: the id and its value are back.
+     * Enabling an enabled id changes nothing.
+     *
+     * @throws ToggleException when the id lacks CanToggle, is a pair, or the entity does not own it
+     * @throws BuiltinException when the entity is a builtin
+     */
+    public void enable(long e, long id) {
+        toggle(e, id, true);
+    }
+
+    private void toggle(long e, long id, boolean enabled) {
+        int idx = aliveIndex(e);
+        rules.checkNotBuiltin(idx);
+        toggles.check(idx, id);
+        mutate(() -> toggles.set(idx, id, enabled));
+    }
+
+    /** True when the entity holds {@code id} disabled ({@link #disable}). */
+    public boolean isDisabled(long e, long id) {
+        return toggles.isDisabled(aliveIndex(e), id);
     }
 
     // ------------------------------------------------------------------ read side for queries
@@ -770,7 +749,17 @@ public final class World implements AutoCloseable {
      */
     public List<String> check() {
         ensureOpen();
-        return checker.check(txDepth == 0 ? persistence.committed() : null);
+        return checker.check(tx.open() ? null : persistence.committed());
+    }
+
+    /**
+     * Warnings about a consistent world: what is allowed but likely a mistake. Today: each cycle
+     * in a user relationship (ChildOf and IsA refuse cycles; user relationships accept them, as
+     * in Flecs), as {@code cycle in R: a -> b -> a}, Symmetric relationships left out. At most 100.
+     */
+    public List<String> warnings() {
+        ensureOpen();
+        return checker.warnings();
     }
 
     // ------------------------------------------------------------------ snapshot SPI
@@ -778,10 +767,22 @@ public final class World implements AutoCloseable {
     /** Streams every persistent page of the committed state (not inside a transaction). */
     public void forEachPage(PageVisitor visitor) {
         ensureOpen();
-        if (txDepth > 0) {
+        if (tx.open()) {
             throw new IllegalStateException("forEachPage inside a transaction");
         }
         persistence.forEachPage(visitor);
+    }
+
+    /**
+     * Streams the pages of the committed state without the pairs of {@code Transient} relationships
+     * ({@link Builtin#TRANSIENT}, Tecs {@code transient}, FEATURES TEC-23): what a snapshot holds.
+     * The live world keeps them (they survive a close and reopen); a world restored from these pages
+     * has none. Not inside a transaction; works on a read-only world too: the pairs are removed in
+     * memory only and the committed state is read back afterwards.
+     */
+    public void forEachSnapshotPage(PageVisitor visitor) {
+        ensureOpen();
+        tx.inside("forEachSnapshotPage", () -> persistence.forEachSnapshotPage(visitor, rules::removeTransientPairs));
     }
 
     /**
@@ -810,14 +811,10 @@ public final class World implements AutoCloseable {
         entities.reserve(Builtin.FIRST_USER_INDEX);
         tables.create(0, new long[0]);
         changes.table(0);
-        txDepth = 1;
-        try {
+        tx.inside("bootstrap", () -> {
             hierarchy.placeBuiltins();
             changes.meta();
-            commit();
-        } finally {
-            txDepth = 0;
-            committing = false;
-        }
+            tx.commit();
+        });
     }
 }

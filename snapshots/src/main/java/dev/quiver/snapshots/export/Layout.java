@@ -144,7 +144,12 @@ final class Layout {
             return false;
         }
         long target = world.entityOfIndex(Ids.second(pair));
-        return target != 0 && !Builtin.isBuiltin(target);
+        if (target == 0 || Builtin.isBuiltin(target)) {
+            return false;
+        }
+        // pairs of a Transient relationship (Tecs transient) are left out of exports as of snapshots
+        long rel = world.entityOfIndex(Ids.first(pair));
+        return rel != 0 && !world.owns(rel, Builtin.TRANSIENT);
     }
 
     /** Column index of the first field of a component's vertex columns, or -1. */

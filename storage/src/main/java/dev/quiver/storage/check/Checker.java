@@ -1,6 +1,7 @@
 package dev.quiver.storage.check;
 
 import dev.quiver.index.Ids;
+import dev.quiver.storage.Builtin;
 import dev.quiver.storage.entity.EntityIndex;
 import dev.quiver.storage.format.PageSource;
 import dev.quiver.storage.format.WorldFormat;
@@ -62,6 +63,8 @@ public final class Checker {
                 if (Ids.isPair(id)) {
                     if (ei.getAny(Ids.first(id)) == 0 || ei.getAny(Ids.second(id)) == 0) {
                         v.add("table " + t.id() + " type holds pair " + paths.idToString(id) + " naming a dead entity");
+                    } else if (Ids.first(id) == Ids.index(Builtin.DISABLED)) {
+                        checkToggled(t, Ids.second(id), v);
                     }
                 } else if (!ei.isAlive(id)) {
                     v.add("table " + t.id() + " type holds dead id " + Ids.toHex(id));
@@ -86,6 +89,25 @@ public final class Checker {
                 v.add("alive entity #" + i + " is in no table");
             }
         }
+    }
+
+    /** A disabled id C (the pair (Disabled, C)): C has CanToggle, and the type does not hold C as well. */
+    private void checkToggled(Table t, int c, List<String> v) {
+        EntityIndex ei = p.entities();
+        if (!p.tables().get(ei.table(c)).hasId(Builtin.CAN_TOGGLE)) {
+            v.add("table " + t.id() + " holds " + paths.elementName(c) + " disabled, which lacks CanToggle");
+        }
+        if (t.hasId(ei.getAny(c))) {
+            v.add("table " + t.id() + " holds " + paths.elementName(c) + " both enabled and disabled");
+        }
+    }
+
+    /**
+     * The warnings: things a consistent world may hold that are likely mistakes. Today the cycles
+     * in user relationships ({@link Cycles}); at most {@link #MAX}.
+     */
+    public List<String> warnings() {
+        return new Cycles(p, paths).warnings(MAX);
     }
 
     private void checkComponentIndex(List<String> v) {

@@ -6,7 +6,11 @@ import dev.quiver.storage.Schema;
 
 import java.util.ArrayList;
 
-/** Codec of a {@code schemas} page: one component's fields, types by stable code. */
+/**
+ * Codec of a {@code schemas} page: one component's fields, types by stable code, then its defaults
+ * (since format 4): a count, then per default its field index and value (a varint raw word, or a
+ * string).
+ */
 final class SchemaPage {
     private SchemaPage() {}
 
@@ -15,6 +19,22 @@ final class SchemaPage {
         for (Schema.Field f : s.fields()) {
             w.vstr(f.name());
             w.u8(f.type().code());
+        }
+        int n = 0;
+        for (int i = 0; i < s.size(); i++) {
+            n += s.defaultRaw(i) == null ? 0 : 1;
+        }
+        w.varint(n);
+        for (int i = 0; i < s.size(); i++) {
+            Object d = s.defaultRaw(i);
+            if (d != null) {
+                w.varint(i);
+                if (d instanceof String) {
+                    w.vstr((String) d);
+                } else {
+                    w.varint((Long) d);
+                }
+            }
         }
     }
 
@@ -31,9 +51,24 @@ final class SchemaPage {
             }
             fields.add(new Schema.Field(name, t));
         }
+        Object[] defaults = new Object[n];
+        int d = r.vcount(2);
+        int last = -1;
+        for (int k = 0; k < d; k++) {
+            int f = r.varint(n - 1);
+            if (f <= last) {
+                throw new CorruptionException("schema page lists the default of field " + f + " out of order");
+            }
+            last = f;
+            defaults[f] = fields.get(f).type() == FieldType.STRING ? r.vstr() : (Object) r.varint();
+        }
         if (r.remaining() != 0) {
             throw new CorruptionException("schema page holds " + r.remaining() + " bytes past its fields");
         }
-        return new Schema(fields);
+        try {
+            return Schema.ofRaw(fields, defaults);
+        } catch (dev.quiver.storage.ValueException e) {
+            throw new CorruptionException("schema page: " + e.getMessage(), e);
+        }
     }
 }

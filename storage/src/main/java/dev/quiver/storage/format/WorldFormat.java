@@ -29,7 +29,10 @@ public final class WorldFormat {
      * The page format version, the first i32 of the meta page. 2: tables persisted 64 to a page
      * with their rows inline up to 64 rows. 3: varint and delta encodings, LZ4 for pages over 256
      * bytes ({@link PageCompression}), names pages without the names. 4: no {@code components}
-     * pages (the component index is rebuilt from the table types; family 5 stays reserved).
+     * pages (the component index is rebuilt from the table types; family 5 stays reserved);
+     * schema pages carry default field values; the builtins CanToggle (index 28) and Transient
+     * (29) exist, whose meaning older builds lack (a {@code (Disabled, C)} pair is a disabled
+     * component; Transient pairs are left out of snapshots).
      */
     public static final int VERSION = 4;
     /**

@@ -37,7 +37,9 @@
  *       varint next entity index, varint table id count, varint n, n x zz delta of the free entity
  *       indices (reuse order).</li>
  *   <li>{@code schemas}, key = component entity index ({@link dev.quiver.storage.format.SchemaPage}):
- *       varint n, n x (vstr field name, u8 field type code: {@link dev.quiver.storage.FieldType#code()}).</li>
+ *       varint n, n x (vstr field name, u8 field type code: {@link dev.quiver.storage.FieldType#code()}),
+ *       then the defaults (format 4): varint d, d x (varint field index, ascending; the value: vstr
+ *       for a string field, else varint of the raw word).</li>
  *   <li>{@code entities}, key = entity index / 1024 ({@link dev.quiver.storage.format.EntityPage}):
  *       varint n, then per index of the block varint {@code generation << 2 | state} (state 0 never
  *       used, with generation 0; 1 alive; 2 dead); if alive, its name front-coded against the

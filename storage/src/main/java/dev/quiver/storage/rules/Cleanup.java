@@ -3,6 +3,7 @@ package dev.quiver.storage.rules;
 import dev.quiver.index.Ids;
 import dev.quiver.index.ReverseIndex;
 import dev.quiver.storage.Builtin;
+import dev.quiver.storage.BuiltinException;
 import dev.quiver.storage.CleanupPanicException;
 import dev.quiver.storage.ConstraintException;
 import dev.quiver.storage.entity.EntityIndex;
@@ -84,7 +85,7 @@ public final class Cleanup {
         for (int k = 0; k < order.size(); k++) {
             int x = order.getInt(k);
             if (x < Builtin.FIRST_USER_INDEX) {
-                throw new ConstraintException("cleanup would delete builtin " + entities.name(x));
+                throw new BuiltinException("cleanup would delete builtin " + entities.name(x));
             }
             int onDelete = traits.onDeleteAction(x);
             if (onDelete == delete || onDelete == panic) {
@@ -111,11 +112,15 @@ public final class Cleanup {
                 for (int k2 = 0; k2 < refs.size(); k2++) {
                     long en = refs.getLong(k2);
                     int rel = (int) (en >>> 32), h = (int) en;
-                    int action = traits.cleanupAction(rel, Builtin.ON_DELETE_TARGET);
+                    // a disabled C, (Disabled, C), is a holder of C: C's own OnDelete applies (Toggles)
+                    boolean toggled = rel == Ids.index(Builtin.DISABLED);
+                    int action = toggled ? traits.onDeleteAction(x) : traits.cleanupAction(rel, Builtin.ON_DELETE_TARGET);
                     if (action == panic && h != x) {
                         throw new CleanupPanicException("cannot delete " + paths.elementName(root) + ": "
-                                + paths.elementName(h) + " has (" + paths.elementName(rel) + ", " + paths.elementName(x)
-                                + ") and " + paths.elementName(rel) + " has (OnDeleteTarget, Panic)");
+                                + (toggled ? paths.elementName(x) + " has (OnDelete, Panic) and " + paths.elementName(h)
+                                        + " holds it disabled"
+                                : paths.elementName(h) + " has (" + paths.elementName(rel) + ", " + paths.elementName(x)
+                                + ") and " + paths.elementName(rel) + " has (OnDeleteTarget, Panic)"));
                     }
                     if (action == delete && doomed.add(h)) {
                         order.add(h);

@@ -2,6 +2,7 @@ package dev.quiver.storage.rules;
 
 import dev.quiver.index.Ids;
 import dev.quiver.storage.Builtin;
+import dev.quiver.storage.NameTakenException;
 import dev.quiver.storage.table.Types;
 import dev.quiver.storage.ConstraintException;
 import dev.quiver.storage.entity.EntityIndex;
@@ -96,7 +97,7 @@ public final class Hierarchy {
         int parent = Types.target(moves.tableOf(idx).type(), Ids.index(Builtin.CHILD_OF));
         parent = Math.max(parent, 0);
         if (names.child(parent, name) != 0) {
-            throw new ConstraintException("cannot rename " + (old == null ? "#" + idx : old) + " to '" + name
+            throw new NameTakenException("cannot rename " + (old == null ? "#" + idx : old) + " to '" + name
                     + "': a sibling has that name");
         }
         if (old != null) {

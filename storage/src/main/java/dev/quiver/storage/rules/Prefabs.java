@@ -137,6 +137,9 @@ public final class Prefabs implements TraitRules.Instantiation {
                         || inheritance.policy(id) != OnInstantiate.OVERRIDE) {
                     continue;
                 }
+                if (!Ids.isPair(id) && java.util.Arrays.binarySearch(own, Toggles.disabledPair(id)) >= 0) {
+                    continue; // the instance holds it, disabled (Flecs v4 CanToggle)
+                }
                 if (Ids.isPair(id) && isExclusive(Ids.first(id)) && (Types.hasPairOf(own, Ids.first(id))
                         || collectedPairOf(ids, Ids.first(id)))) {
                     continue;

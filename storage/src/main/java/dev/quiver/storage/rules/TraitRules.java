@@ -2,7 +2,12 @@ package dev.quiver.storage.rules;
 
 import dev.quiver.index.Ids;
 import dev.quiver.storage.Builtin;
+import dev.quiver.storage.BuiltinException;
 import dev.quiver.storage.ConstraintException;
+import dev.quiver.storage.NameTakenException;
+import dev.quiver.storage.OneOfException;
+import dev.quiver.storage.StructuralTraitException;
+import dev.quiver.storage.ToggleException;
 import dev.quiver.storage.CycleException;
 import dev.quiver.storage.FinalException;
 import dev.quiver.storage.SingletonException;
@@ -117,11 +122,11 @@ public final class TraitRules {
      * their traits and policies define the model; {@code *} and {@code _} are wildcards, not
      * entities to tag).
      *
-     * @throws ConstraintException when {@code idx} is a builtin
+     * @throws BuiltinException when {@code idx} is a builtin
      */
     public void checkNotBuiltin(int idx) {
         if (idx < Builtin.FIRST_USER_INDEX) {
-            throw new ConstraintException("cannot change builtin " + paths.elementName(idx) + ": builtins are protected");
+            throw new BuiltinException("cannot change builtin " + paths.elementName(idx) + ": builtins are protected");
         }
     }
 
@@ -135,15 +140,47 @@ public final class TraitRules {
     }
 
     private void checkStructuralChange(int idx, long trait, String verb) {
+        if (trait == Builtin.CAN_TOGGLE && verb.equals("remove") && traits.isToggledOffAnywhere(idx)) {
+            throw new StructuralTraitException("cannot remove CanToggle from " + paths.elementName(idx)
+                    + ": it is disabled on some entities (enable it there first)");
+        }
         if (!isStructural(trait)) {
             return;
         }
         boolean inUse = trait == Builtin.FINAL ? traits.isABase(idx) : traits.inUseAsRelationship(idx);
         if (inUse) {
-            throw new ConstraintException("cannot " + verb + " " + paths.elementName(Ids.index(trait)) + " "
+            throw new StructuralTraitException("cannot " + verb + " " + paths.elementName(Ids.index(trait)) + " "
                     + (verb.equals("add") ? "to " : "from ") + paths.elementName(idx) + ": it is already in use"
                     + (trait == Builtin.FINAL ? " as an IsA base" : " as a relationship")
                     + " (structural traits are set before first use)");
+        }
+    }
+
+    /**
+     * The toggle rules on an add (Flecs v4 CanToggle, held as {@code (Disabled, C)}): C cannot be
+     * added while it is disabled on the entity, and {@code (Disabled, C)} (C added disabled) only
+     * for a C with CanToggle that the entity does not hold enabled.
+     */
+    private void checkToggle(int idx, Table t, long id) {
+        int disabled = Ids.index(Builtin.DISABLED);
+        if (!Ids.isPair(id)) {
+            if (t.hasId(Ids.pairOfIndices(disabled, Ids.index(id)))) {
+                throw new ToggleException("cannot add " + paths.idToString(id) + " to " + paths.elementName(idx)
+                        + ": it is disabled there (enable it instead)");
+            }
+            return;
+        }
+        if (Ids.first(id) != disabled) {
+            return;
+        }
+        int c = Ids.second(id);
+        if (!traits.has(c, Builtin.CAN_TOGGLE)) {
+            throw new ToggleException("cannot add " + paths.idToString(id) + " to " + paths.elementName(idx) + ": "
+                    + paths.elementName(c) + " lacks the CanToggle trait");
+        }
+        if (t.hasId(entities.getAny(c))) {
+            throw new ToggleException("cannot add " + paths.idToString(id) + " to " + paths.elementName(idx)
+                    + ": it holds " + paths.elementName(c) + " enabled (disable it instead)");
         }
     }
 
@@ -166,6 +203,7 @@ public final class TraitRules {
         if (!(implied && id == Builtin.ACYCLIC)) {
             checkStructuralChange(idx, id, "add");
         }
+        checkToggle(idx, t, id);
         if (!Ids.isPair(id)) {
             if (Ids.index(id) != idx && traits.has(Ids.index(id), Builtin.SINGLETON)) {
                 throw new SingletonException("cannot add " + paths.elementName(Ids.index(id)) + " to "
@@ -189,7 +227,7 @@ public final class TraitRules {
         if (rel == Ids.index(Builtin.CHILD_OF) && name != null) {
             long other = names.child(tgt, name);
             if (other != 0 && other != entities.idOf(idx)) {
-                throw new ConstraintException("cannot move '" + name + "' under " + paths.path(tgt)
+                throw new NameTakenException("cannot move '" + name + "' under " + paths.path(tgt)
                         + ": a child with that name exists");
             }
         }
@@ -249,7 +287,7 @@ public final class TraitRules {
         }
         int scope = traits.oneOfScope(rel);
         if (scope != 0 && paths.parentIndex(tgt) != scope) {
-            throw new ConstraintException("cannot add (" + paths.elementName(rel) + ", " + paths.elementName(tgt) + "): "
+            throw new OneOfException("cannot add (" + paths.elementName(rel) + ", " + paths.elementName(tgt) + "): "
                     + paths.elementName(rel) + " is OneOf and the target is not a child of " + paths.elementName(scope));
         }
     }
@@ -269,6 +307,26 @@ public final class TraitRules {
             checkNotBuiltin(idx);
         }
         return out;
+    }
+
+    /**
+     * Removes every pair of every Transient relationship ({@link Builtin#TRANSIENT}, Tecs
+     * {@code transient}); false when there was none (nothing changed).
+     */
+    public boolean removeTransientPairs() {
+        var rels = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        for (Table t : tables.matching(Builtin.TRANSIENT)) {
+            for (int r = 0; r < t.count(); r++) {
+                int rel = Ids.index(t.entity(r));
+                if (traits.inUseAsRelationship(rel)) {
+                    rels.add(rel);
+                }
+            }
+        }
+        for (int i = 0; i < rels.size(); i++) {
+            removeAll(Ids.pairOfIndices(rels.getInt(i), Ids.WILDCARD_INDEX));
+        }
+        return !rels.isEmpty();
     }
 
     /** Removes {@code id} (wildcards allowed) from every entity holding it (Flecs v4 remove_all). */
@@ -295,18 +353,25 @@ public final class TraitRules {
         }
     }
 
-    /** Removes one concrete id from entity index {@code idx} (nothing when it lacks it). */
+    /**
+     * Removes one concrete id from entity index {@code idx} (nothing when it lacks it); a disabled
+     * component goes with its {@code (Disabled, C)} pair.
+     */
     public void remove(int idx, long id) {
         Table t = moves.tableOf(idx);
         if (!t.hasId(id)) {
-            return;
+            long stash = Ids.isPair(id) ? 0 : Ids.pairOfIndices(Ids.index(Builtin.DISABLED), Ids.index(id));
+            if (stash == 0 || !t.hasId(stash)) {
+                return;
+            }
+            id = stash;
         }
         checkStructuralChange(idx, id, "remove");
         String name = entities.name(idx);
         if (Ids.isPair(id) && Ids.first(id) == Ids.index(Builtin.CHILD_OF) && name != null) {
             long other = names.child(0, name);
             if (other != 0 && other != entities.idOf(idx)) {
-                throw new ConstraintException("cannot remove the parent of " + paths.path(idx)
+                throw new NameTakenException("cannot remove the parent of " + paths.path(idx)
                         + ": a root entity named '" + name + "' exists");
             }
         }

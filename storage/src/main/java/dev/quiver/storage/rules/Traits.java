@@ -70,6 +70,11 @@ public final class Traits {
         return tables.records().contains(Ids.pairOfIndices(rel, Ids.WILDCARD_INDEX));
     }
 
+    /** True when some entity holds {@code (Disabled, c)}: id index {@code c} is toggled off somewhere. */
+    public boolean isToggledOffAnywhere(int c) {
+        return tables.records().contains(Ids.pairOfIndices(Ids.index(Builtin.DISABLED), c));
+    }
+
     /** True when some entity has {@code (IsA, target)}: Final cannot be added to {@code target} then. */
     public boolean isABase(int target) {
         return tables.records().contains(Ids.pairOfIndices(Ids.index(Builtin.IS_A), target));
@@ -88,16 +93,21 @@ public final class Traits {
 
     /**
      * True when adding {@code id} has no effect beyond the id itself: no write-time trait applies
-     * (Exclusive, Symmetric, With, OneOf, Singleton, ChildOf, IsA). Such ids may be added in bulk.
+     * (Exclusive, Symmetric, With, OneOf, Singleton, CanToggle, ChildOf, IsA, a Disabled pair). Such
+     * ids may be added in bulk.
      */
     public boolean isPlainAdd(long id) {
         int subject = Ids.isPair(id) ? Ids.first(id) : Ids.index(id);
         if (Ids.isPair(id) && (subject == Ids.index(Builtin.CHILD_OF) || subject == Ids.index(Builtin.IS_A))) {
             return false;
         }
+        if (Ids.isPair(id) && subject == Ids.index(Builtin.DISABLED)) {
+            return false; // a component added disabled: the toggle rules apply
+        }
         int with = Ids.index(Builtin.WITH), oneOf = Ids.index(Builtin.ONE_OF);
         for (long t : typeOf(subject)) {
-            if (t == Builtin.EXCLUSIVE || t == Builtin.SYMMETRIC || t == Builtin.ONE_OF || t == Builtin.SINGLETON) {
+            if (t == Builtin.EXCLUSIVE || t == Builtin.SYMMETRIC || t == Builtin.ONE_OF || t == Builtin.SINGLETON
+                    || t == Builtin.CAN_TOGGLE) {
                 return false;
             }
             if (Ids.isPair(t) && (Ids.first(t) == with || Ids.first(t) == oneOf)) {

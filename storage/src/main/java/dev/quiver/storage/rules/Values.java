@@ -5,6 +5,7 @@ import dev.quiver.storage.Builtin;
 import dev.quiver.storage.ConstraintException;
 import dev.quiver.storage.FieldType;
 import dev.quiver.storage.Schema;
+import dev.quiver.storage.SchemaConflictException;
 import dev.quiver.storage.ValueException;
 import dev.quiver.storage.entity.EntityIndex;
 import dev.quiver.storage.table.Column;
@@ -63,13 +64,13 @@ public final class Values {
         Schema old = schemas.get(ci);
         if (old != null) {
             if (!old.equals(schema)) {
-                throw new ConstraintException("component " + paths.path(ci) + " already has schema " + old);
+                throw new SchemaConflictException("component " + paths.path(ci) + " already has schema " + old);
             }
             return;
         }
         if (tables.records().contains(c) || tables.records().contains(Ids.pairOfIndices(ci, Ids.WILDCARD_INDEX))
                 || tables.records().contains(Ids.pairOfIndices(Ids.WILDCARD_INDEX, ci))) {
-            throw new ConstraintException("cannot give " + paths.path(ci) + " a schema: it is already in use as an id");
+            throw new SchemaConflictException("cannot give " + paths.path(ci) + " a schema: it is already in use as an id");
         }
         schemas.put(ci, schema);
         changes.schema(ci);

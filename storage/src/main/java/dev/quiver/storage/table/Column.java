@@ -17,6 +17,9 @@ public final class Column {
     private final Schema schema;
     private final long[][] words;
     private final String[][] strings;
+    /** Per field, what a new row holds: the schema's default, else 0 or "". */
+    private final long[] initialWords;
+    private final String[] initialStrings;
 
     /** Internal: columns are created with their table. */
     public Column(long id, Schema schema, int capacity) {
@@ -25,7 +28,15 @@ public final class Column {
         int n = schema.size();
         words = new long[n][];
         strings = new String[n][];
+        initialWords = new long[n];
+        initialStrings = new String[n];
         for (int f = 0; f < n; f++) {
+            Object d = schema.defaultRaw(f);
+            if (schema.field(f).type() == FieldType.STRING) {
+                initialStrings[f] = d == null ? "" : (String) d;
+            } else if (d != null) {
+                initialWords[f] = (Long) d;
+            }
             if (schema.field(f).type() == FieldType.STRING) {
                 strings[f] = new String[capacity];
             } else {
@@ -89,13 +100,16 @@ public final class Column {
         }
     }
 
-    /** Internal (storage only): zeroes a row (strings become empty). */
+    /**
+     * Internal (storage only): gives a new row its initial value: each field's schema default, else
+     * 0 (strings "").
+     */
     public void zero(int row) {
         for (int f = 0; f < words.length; f++) {
             if (words[f] != null) {
-                words[f][row] = 0;
+                words[f][row] = initialWords[f];
             } else {
-                strings[f][row] = "";
+                strings[f][row] = initialStrings[f];
             }
         }
     }

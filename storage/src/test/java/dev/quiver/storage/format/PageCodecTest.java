@@ -50,7 +50,8 @@ class PageCodecTest {
         Random rnd = new Random(SEED);
         try (World w = World.create(tmp.resolve("w"))) {
             long pos = w.component("Pos", Schema.of("x", FieldType.F64, "y", FieldType.F32, "n", FieldType.I32,
-                    "big", FieldType.I64, "ok", FieldType.BOOL, "label", FieldType.STRING, "to", FieldType.ENTITY));
+                    "big", FieldType.I64, "ok", FieldType.BOOL, "label", FieldType.STRING, "to", FieldType.ENTITY)
+                    .withDefaults(java.util.Map.of("x", -1.5, "ok", true, "label", "none", "big", Long.MIN_VALUE)));
             long[] groups = new long[5];
             for (int g = 0; g < groups.length; g++) {
                 groups[g] = w.entity("G" + g);
@@ -231,6 +232,28 @@ class PageCodecTest {
         pages.replaceAll(p -> p == page ? new Object[] {p[0], p[1], cut} : p);
         e = assertThrows(CorruptionException.class, () -> fresh().load(source(pages), "test"));
         assertTrue(e.getMessage().contains(name), e.getMessage());
+    }
+
+    @Test
+    void schemaPagesCarryDefaultsAndRefuseThemOutOfOrder() {
+        Schema s = Schema.of("a", FieldType.F32, "b", FieldType.STRING, "c", FieldType.I32)
+                .withDefaults(java.util.Map.of("c", -7, "b", "x"));
+        var w = new Bytes.Writer(64);
+        SchemaPage.write(s, w);
+        assertEquals(s, SchemaPage.read(w.toBytes()));
+        var bad = new Bytes.Writer(64);
+        bad.varint(2);
+        bad.vstr("a");
+        bad.u8(FieldType.F32.code());
+        bad.vstr("b");
+        bad.u8(FieldType.F32.code());
+        bad.varint(2);
+        bad.varint(1);
+        bad.varint(0);
+        bad.varint(0);
+        bad.varint(0);
+        var e = assertThrows(dev.quiver.error.CorruptionException.class, () -> SchemaPage.read(bad.toBytes()));
+        assertTrue(e.getMessage().contains("out of order"), e.getMessage());
     }
 
     @Test

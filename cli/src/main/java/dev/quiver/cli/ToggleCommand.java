@@ -1,0 +1,64 @@
+package dev.quiver.cli;
+
+import dev.quiver.storage.World;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Path;
+
+/**
+ * {@code quiver disable WORLD ENTITY ID} and {@code quiver enable WORLD ENTITY ID}: toggle a
+ * component or tag without removing it (Flecs v4 CanToggle, {@link World#disable}).
+ */
+abstract class ToggleCommand extends BaseCommand {
+    @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (must exist).")
+    Path world;
+
+    @Parameters(index = "1", paramLabel = "ENTITY", description = "The entity's name or path.")
+    String entity;
+
+    @Parameters(index = "2", paramLabel = "ID", description = "A component or tag with the CanToggle trait.")
+    String id;
+
+    abstract boolean enable();
+
+    @Override
+    public Integer call() {
+        try (World w = openWriter(world)) {
+            long e = w.resolve(entity);
+            long c = w.id(id);
+            boolean was = !w.isDisabled(e, c);
+            if (enable()) {
+                w.enable(e, c);
+            } else {
+                w.disable(e, c);
+            }
+            String state = enable() ? "enabled" : "disabled";
+            out().println(entity + ": " + w.idToString(c) + (was == enable() ? " was already " : " ") + state);
+        }
+        return ExitCodes.OK;
+    }
+
+    @Command(name = "disable", header = "Disable a component or tag on an entity without removing it.",
+            description = {"ID must have the CanToggle trait (quiver add WORLD ID CanToggle). While disabled, "
+                    + "the entity holds (Disabled, ID) in place of ID, with its value: queries for ID skip the "
+                    + "entity, and show lists (Disabled, ID). An ID without CanToggle, a pair, or an ID the entity "
+                    + "does not own is refused (exit 2) and nothing changes.",
+                "Example: quiver add w Visible CanToggle; quiver add w ship Visible; quiver disable w ship Visible"})
+    static final class Disable extends ToggleCommand {
+        @Override
+        boolean enable() {
+            return false;
+        }
+    }
+
+    @Command(name = "enable", header = "Enable a component or tag disabled with quiver disable.",
+            description = "Puts ID back on ENTITY with the value it had. Refused (exit 2, nothing changes) like "
+                    + "disable.")
+    static final class Enable extends ToggleCommand {
+        @Override
+        boolean enable() {
+            return true;
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.quiver.query;
+
+import dev.quiver.storage.Builtin;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Queries skip components disabled with {@code World.disable} (Flecs v4 CanToggle): the entity
+ * holds {@code (Disabled, C)} in place of C, so every kind of term over C leaves it out with no
+ * engine support, and {@code (Disabled, C)} finds it.
+ */
+class ToggleQueryTest extends QueryTestSupport {
+    @Test
+    void disabledComponentsAreSkippedByEveryTermOverThem() {
+        with("Mass", "CanToggle");
+        with("a", "Mass", "Npc");
+        long b = with("b", "Mass", "Npc");
+        with("c", "Npc");
+        w.disable(b, e("Mass"));
+        assertEquals(list("a"), these("Mass"));
+        assertEquals(list("a"), these("Mass, Npc"));
+        assertEquals(list("b", "c"), these("Npc, !Mass"));
+        assertEquals(list("b"), these("(Disabled, Mass)"));
+        assertEquals(0, count("Mass(b)"));
+        assertEquals(1, count("Mass(a)"));
+        assertEquals(list("a", "b", "c"), these("Npc, ?Mass"));
+        w.enable(b, e("Mass"));
+        assertEquals(list("a", "b"), these("Mass"));
+        assertEquals(list(), these("(Disabled, *)"));
+    }
+
+    @Test
+    void aDisabledTagOnTheEntityIsAnotherThing() {
+        with("Mass", "CanToggle");
+        long off = with("off", "Mass");
+        w.add(off, Builtin.DISABLED);
+        with("on", "Mass");
+        assertEquals(list("on"), these("Mass"));
+        assertEquals(list("off"), these("Mass, Disabled"));
+    }
+}

@@ -1,0 +1,297 @@
+package dev.quiver.storage;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The rest of the Flecs v4 data model (issue 9): Symmetric together with Exclusive, CanToggle and
+ * enable/disable, cycle warnings for user relationships, Transient relationships left out of
+ * snapshot pages, and one exception type per refusal. Every refusal changes nothing.
+ */
+class ModelTraitsTest {
+    @TempDir
+    Path tmp;
+    private World w;
+
+    @AfterEach
+    void close() {
+        if (w != null) {
+            assertEquals(List.of(), w.check());
+            w.close();
+        }
+    }
+
+    record Position(double x, double y) {}
+
+    /** The ids of an entity as text, for comparisons that print well. */
+    private List<String> ids(long e) {
+        var out = new ArrayList<String>();
+        for (long id : w.type(e)) {
+            out.add(w.idToString(id));
+        }
+        return out;
+    }
+
+    @Test
+    void symmetricExclusiveReplacesBothSidesAtomically() {
+        w = World.create(tmp.resolve("w"));
+        long married = w.entity("MarriedTo");
+        w.add(married, Builtin.SYMMETRIC);
+        w.add(married, Builtin.EXCLUSIVE);
+        long a = w.entity("a"), b = w.entity("b"), c = w.entity("c"), d = w.entity("d");
+        w.add(a, w.pair(married, c));
+        w.add(b, w.pair(married, d));
+        assertEquals(List.of("(MarriedTo,a)"), ids(c), "the mirror");
+        assertEquals(List.of("(MarriedTo,b)"), ids(d));
+        // a takes b: a's old target c and b's old target d both lose their mirror, in one transaction
+        w.add(a, w.pair(married, b));
+        assertEquals(List.of("(MarriedTo,b)"), ids(a));
+        assertEquals(List.of("(MarriedTo,a)"), ids(b));
+        assertEquals(List.of(), ids(c));
+        assertEquals(List.of(), ids(d));
+        assertEquals(List.of(), w.check());
+        // a refused transaction around the same change leaves both couples as they were
+        w.add(c, w.pair(married, d));
+        assertThrows(IllegalStateException.class, () -> w.transaction(x -> {
+            x.add(c, x.pair(married, a));
+            assertEquals(List.of("(MarriedTo,c)"), ids(a));
+            assertEquals(List.of(), ids(b));
+            assertEquals(List.of(), ids(d));
+            throw new IllegalStateException("abort");
+        }));
+        assertEquals(List.of("(MarriedTo,b)"), ids(a));
+        assertEquals(List.of("(MarriedTo,a)"), ids(b));
+        assertEquals(List.of("(MarriedTo,d)"), ids(c));
+        assertEquals(List.of("(MarriedTo,c)"), ids(d));
+        // a self pair has no mirror and is replaced like any other
+        w.add(a, w.pair(married, a));
+        assertEquals(List.of("(MarriedTo,a)"), ids(a));
+        assertEquals(List.of(), ids(b));
+        w.close();
+        w = World.open(tmp.resolve("w"));
+        assertEquals(List.of("(MarriedTo,a)"), ids(w.resolve("a")));
+    }
+
+    @Test
+    void toggledComponentsKeepTheirValueAndLeaveTheirTables() {
+        Path dir = tmp.resolve("w");
+        w = World.create(dir);
+        long pos = w.component(Position.class);
+        w.add(pos, Builtin.CAN_TOGGLE);
+        long ship = w.entity("ship");
+        w.set(ship, pos, new Position(1, 2));
+        w.disable(ship, pos);
+        assertTrue(w.isDisabled(ship, pos));
+        assertFalse(w.has(ship, pos));
+        assertNull(w.get(ship, pos));
+        assertTrue(w.owns(ship, w.pair(Builtin.DISABLED, pos)));
+        assertTrue(w.tables(pos).stream().noneMatch(t -> t.count() > 0), "no table with Position holds the ship");
+        w.disable(ship, pos); // already disabled: nothing changes
+        w.close();
+        w = World.open(dir);
+        ship = w.resolve("ship");
+        pos = w.resolve("Position");
+        assertTrue(w.isDisabled(ship, pos));
+        w.enable(ship, pos);
+        assertFalse(w.isDisabled(ship, pos));
+        assertEquals(new Position(1, 2), w.get(ship, Position.class));
+        w.enable(ship, pos); // already enabled
+        assertEquals(List.of("Position"), ids(ship));
+        // removing a disabled component removes its disabled form too
+        w.disable(ship, pos);
+        w.remove(ship, pos);
+        assertEquals(List.of(), ids(ship));
+        // a tag toggles too
+        long glowing = w.entity("Glowing");
+        w.add(glowing, Builtin.CAN_TOGGLE);
+        w.add(ship, glowing);
+        w.disable(ship, glowing);
+        assertEquals(List.of("(Disabled,Glowing)"), ids(ship));
+        // the Disabled tag on an entity is another thing: the table is marked disabled
+        long off = w.entity("off");
+        w.add(off, Builtin.DISABLED);
+        assertTrue(w.table(off).isDisabled());
+        assertFalse(w.table(ship).isDisabled());
+    }
+
+    @Test
+    void refusedTogglesChangeNothing() {
+        w = World.create(tmp.resolve("w"));
+        long pos = w.component(Position.class);
+        long mass = w.component("Mass", Schema.of("kg", FieldType.F64));
+        w.add(pos, Builtin.CAN_TOGGLE);
+        long ship = w.entity("ship");
+        long rel = w.entity("R");
+        w.set(ship, pos, new Position(1, 2));
+        w.set(ship, mass, new Object[] {3.0});
+        w.add(ship, w.pair(rel, pos));
+        long bare = w.entity("bare");
+        long[] before = w.type(ship);
+        var noTrait = assertThrows(ToggleException.class, () -> w.disable(ship, mass));
+        assertTrue(noTrait.getMessage().contains("CanToggle"), noTrait.getMessage());
+        assertThrows(ToggleException.class, () -> w.disable(ship, w.pair(rel, pos)));
+        assertThrows(ToggleException.class, () -> w.disable(bare, pos));
+        assertThrows(ToggleException.class, () -> w.enable(bare, pos));
+        assertThrows(ToggleException.class, () -> w.add(bare, w.pair(Builtin.DISABLED, mass)), "no CanToggle");
+        assertThrows(ToggleException.class, () -> w.add(ship, w.pair(Builtin.DISABLED, pos)), "held enabled");
+        assertThrows(BuiltinException.class, () -> w.disable(Builtin.IS_A, pos));
+        assertArrayEquals(before, w.type(ship));
+        w.disable(ship, pos);
+        long[] disabled = w.type(ship);
+        assertThrows(ToggleException.class, () -> w.add(ship, pos));
+        assertThrows(ToggleException.class, () -> w.set(ship, pos, new Position(5, 6)));
+        assertThrows(ToggleException.class, () -> w.add(ship, new long[] {pos}));
+        assertThrows(StructuralTraitException.class, () -> w.remove(pos, Builtin.CAN_TOGGLE));
+        assertArrayEquals(disabled, w.type(ship));
+        assertTrue(w.has(pos, Builtin.CAN_TOGGLE));
+        w.enable(ship, pos);
+        assertEquals(new Position(1, 2), w.get(ship, Position.class));
+        // added disabled by hand, with a zero value, for an id with CanToggle
+        w.add(bare, w.pair(Builtin.DISABLED, pos));
+        w.enable(bare, pos);
+        assertEquals(new Position(0, 0), w.get(bare, Position.class));
+        w.remove(pos, Builtin.CAN_TOGGLE); // allowed once nothing is disabled
+    }
+
+    /** A disabled C still holds C for cleanup: C's OnDelete applies to it (Panic for a data component). */
+    @Test
+    void deletingAToggledIdFollowsItsOnDeletePolicy() {
+        w = World.create(tmp.resolve("w"));
+        long pos = w.component(Position.class);
+        w.add(pos, Builtin.CAN_TOGGLE);
+        long ship = w.entity("ship");
+        w.set(ship, pos, new Position(1, 2));
+        w.disable(ship, pos);
+        var e = assertThrows(CleanupPanicException.class, () -> w.delete(pos));
+        assertTrue(e.getMessage().contains("holds it disabled"), e.getMessage());
+        assertTrue(w.isDisabled(ship, pos));
+        long doomedWith = w.entity("Doomed");
+        w.add(doomedWith, Builtin.CAN_TOGGLE);
+        w.add(doomedWith, w.pair(Builtin.ON_DELETE, Builtin.DELETE));
+        long boat = w.entity("boat");
+        w.add(boat, doomedWith);
+        w.disable(boat, doomedWith);
+        w.delete(doomedWith);
+        assertFalse(w.isAlive(boat), "(OnDelete, Delete) reaches a disabled holder");
+        long plain = w.entity("Plain");
+        w.add(plain, Builtin.CAN_TOGGLE);
+        w.add(ship, plain);
+        w.disable(ship, plain);
+        w.delete(plain);
+        assertEquals(List.of("(Disabled,Position)"), ids(ship), "Remove strips the disabled form");
+    }
+
+    @Test
+    void cyclesInUserRelationshipsAreWarningsNamingTheCycle() {
+        w = World.create(tmp.resolve("w"));
+        long dependsOn = w.entity("DependsOn");
+        long a = w.entity("a"), b = w.entity("b"), c = w.entity("c"), x = w.entity("x");
+        w.add(a, w.pair(dependsOn, b));
+        w.add(b, w.pair(dependsOn, c));
+        w.add(x, w.pair(dependsOn, a));
+        assertEquals(List.of(), w.warnings());
+        w.add(c, w.pair(dependsOn, a));
+        long likes = w.entity("Likes");
+        w.add(x, w.pair(likes, x));
+        long friend = w.entity("FriendOf");
+        w.add(friend, Builtin.SYMMETRIC);
+        w.add(a, w.pair(friend, b)); // its mirror is no cycle worth a warning
+        assertEquals(List.of("cycle in DependsOn: a -> b -> c -> a", "cycle in Likes: x -> x"), w.warnings());
+        assertEquals(List.of(), w.check(), "a cycle is a warning, not a violation");
+        // ChildOf and IsA refuse theirs
+        w.add(b, w.pair(Builtin.CHILD_OF, a));
+        var cyc = assertThrows(CycleException.class, () -> w.add(a, w.pair(Builtin.CHILD_OF, b)));
+        assertTrue(cyc.getMessage().contains("a -> a.b -> a"), cyc.getMessage());
+    }
+
+    @Test
+    void transientPairsStayLiveButLeaveSnapshotPages() {
+        Path dir = tmp.resolve("w");
+        w = World.create(dir);
+        long hovering = w.entity("Hovering");
+        w.add(hovering, Builtin.TRANSIENT);
+        long follows = w.component("Follows", Schema.of("delay", FieldType.F64));
+        long follower = w.entity("follower"), pad = w.entity("pad"), leader = w.entity("leader");
+        w.add(follower, w.pair(hovering, pad));
+        w.set(follower, w.pair(follows, leader), Map.of("delay", 0.3));
+        w.close();
+        w = World.open(dir);
+        follower = w.resolve("follower");
+        assertTrue(w.has(follower, w.id("(Hovering, pad)")), "a close and reopen keeps transient pairs");
+        var pages = new ArrayList<World.Page>();
+        w.forEachSnapshotPage((m, k, b) -> pages.add(new World.Page(m, k, b)));
+        assertTrue(w.has(follower, w.id("(Hovering, pad)")), "the live world keeps them");
+        assertEquals(List.of(), w.check());
+        try (World restored = World.restorePages(tmp.resolve("r"), pages)) {
+            long f = restored.resolve("follower");
+            assertFalse(restored.has(f, restored.id("(Hovering, *)")));
+            assertEquals(0.3, ((Number) restored.get(f, restored.id("(Follows, leader)")).get("delay")).doubleValue());
+            assertTrue(restored.has(restored.resolve("Hovering"), Builtin.TRANSIENT));
+            assertEquals(List.of(), restored.check());
+        }
+    }
+
+    @Test
+    void eachRefusalHasItsOwnExceptionType() {
+        w = World.create(tmp.resolve("w"));
+        long r = w.entity("R");
+        w.add(w.entity("x"), w.pair(r, w.entity("t")));
+        assertThrows(BuiltinException.class, () -> w.remove(Builtin.CHILD_OF, Builtin.EXCLUSIVE));
+        assertThrows(BuiltinException.class, () -> w.rename(Builtin.IS_A, "Foo"));
+        assertThrows(BuiltinException.class, () -> w.delete(Builtin.PREFAB));
+        assertThrows(StructuralTraitException.class, () -> w.add(r, Builtin.EXCLUSIVE));
+        long color = w.entity("Color");
+        w.add(color, Builtin.ONE_OF);
+        w.entity("Color.red");
+        assertThrows(OneOfException.class, () -> w.add(w.entity("car"), w.pair(color, w.entity("blue"))));
+        long p = w.entity("p");
+        w.entity("p.n");
+        long n2 = w.entity("n");
+        assertThrows(NameTakenException.class, () -> w.add(n2, w.pair(Builtin.CHILD_OF, p)));
+        assertThrows(NameTakenException.class, () -> w.rename(w.entity("m"), "n"));
+        assertFalse(w.has(n2, w.pair(Builtin.CHILD_OF, p)));
+        assertEquals(0, w.lookup("car") == 0 ? 0 : w.type(w.lookup("car")).length);
+    }
+
+    /** Tecs defaults (FEATURES TEC-05, A-37): Follows {delay, maxDistance} with defaults {0.5, 100}. */
+    @Test
+    void defaultsFillComponentsAddedWithoutAValue() {
+        Path dir = tmp.resolve("w");
+        w = World.create(dir);
+        Schema follows = Schema.of("delay", FieldType.F64, "maxDistance", FieldType.F64, "note", FieldType.STRING)
+                .withDefaults(Map.of("delay", 0.5, "maxDistance", 100));
+        long f = w.component("Follows", follows);
+        long e = w.entity("e"), t = w.entity("t"), u = w.entity("u");
+        w.add(e, w.pair(f, t));
+        assertEquals(Map.of("delay", 0.5, "maxDistance", 100.0, "note", ""), w.get(e, w.pair(f, t)));
+        w.set(e, w.pair(f, u), Map.of("delay", 0.2));
+        assertEquals(Map.of("delay", 0.2, "maxDistance", 100.0, "note", ""), w.get(e, w.pair(f, u)));
+        w.set(e, w.pair(f, u), new Object[] {0.9});
+        assertEquals(0.9, w.get(e, w.pair(f, u)).get("delay"));
+        assertEquals(100.0, w.get(e, w.pair(f, u)).get("maxDistance"), "a set keeps the fields it leaves out");
+        w.close();
+        w = World.open(dir);
+        assertEquals(follows, w.schema(w.resolve("Follows")), "the defaults persist");
+        w.add(w.resolve("u"), w.id("(Follows, t)"));
+        assertEquals(0.5, w.get(w.resolve("u"), w.id("(Follows, t)")).get("delay"));
+        assertEquals("{delay: f64 = 0.5, maxDistance: f64 = 100.0, note: string}", follows.toString());
+        // bad defaults and a conflicting redeclaration are refused
+        assertThrows(ValueException.class, () -> follows.withDefaults(Map.of("speed", 1)));
+        assertThrows(ValueException.class, () -> follows.withDefaults(Map.of("delay", "slow")));
+        assertThrows(SchemaConflictException.class, () -> w.component("Follows", follows.withDefaults(Map.of("delay", 0.7))));
+        assertEquals(follows, w.schema(w.resolve("Follows")));
+    }
+}
