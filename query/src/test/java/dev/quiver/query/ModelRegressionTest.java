@@ -1,0 +1,60 @@
+package dev.quiver.query;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The engine bugs {@link WholeLanguageModelTest} found, one test per case, each with the smallest
+ * world that shows it. Rows are in the conformance format ({@code <this> | <vars> | <fields>}).
+ */
+class ModelRegressionTest extends QueryTestSupport {
+
+    /** R { Transitive; Reflexive }. */
+    private void reflexiveR() {
+        transitive("R");
+        reflexive("R");
+    }
+
+    /**
+     * {@code (R, *), T}: written first with $this unbound, {@code (R, *)} gives the self row only to
+     * entities with an R pair (K3: {@code *} is a variable here; K4), whichever term the planner
+     * runs first. c has T but no R pair; the engine used to give it a self row when T ran first.
+     */
+    @Test
+    void reflexiveWildcardTargetSelfRowsDoNotDependOnPlanOrder() {
+        reflexiveR();
+        with("a", "T", "(R, b)");
+        with("c", "T");
+        assertEquals(list("a | - | (R,a) T", "a | - | (R,b) T"), rows("(R, *), T"));
+        // written after T, every T entity gets its self row (an earlier term bound $this)
+        assertEquals(list("a | - | T (R,a)", "a | - | T (R,b)", "c | - | T (R,c)"), rows("T, (R, *)"));
+    }
+
+    /** {@code $x == a, (R, $x)}: a target bound by an earlier term is a known target, which matches itself (K4). */
+    @Test
+    void reflexiveTargetBoundByEarlierTermMatchesItself() {
+        reflexiveR();
+        e("a");
+        with("b", "(R, a)");
+        assertEquals(list("a | $x=a", "b | $x=a"), answers("$x == a, (R, $x)"));
+        // written before the binding, the target is open: a has no R pair, so no self row
+        assertEquals(list("b | $x=a"), answers("(R, $x), $x == a"));
+    }
+
+    /**
+     * {@code (R, *) || U}: an entity with U and no R pair gets the U row; the engine used to drop
+     * it because its check of the first alternative gave the reflexive self row the generator
+     * does not give.
+     */
+    @Test
+    void orChainAfterReflexiveWildcardAlternative() {
+        reflexiveR();
+        with("a", "(R, b)");
+        with("u", "U");
+        assertEquals(list("a | - | (R,a)", "a | - | (R,b)", "u | - | U"), rows("(R, *) || U"));
+    }
+}
