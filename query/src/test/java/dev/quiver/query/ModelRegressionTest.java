@@ -46,6 +46,27 @@ class ModelRegressionTest extends QueryTestSupport {
     }
 
     /**
+     * {@code T, (R, $x)}: every T entity has its self row; the planner used to run the cheaper
+     * {@code (R, $x)} first (one R pair against many T entities), which only reaches entities
+     * holding R pairs, and lost the self rows of the others. Same through an Or chain.
+     */
+    @Test
+    void reflexiveSelfRowsWaitForTheTermThatBindsTheSource() {
+        reflexiveR();
+        List<String> want = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            with("t" + i, "T");
+            want.add("t" + i + " | $x=t" + i);
+        }
+        with("t0", "(R, b)");
+        e("U");
+        want.add("t0 | $x=b");
+        want.sort(null);
+        assertEquals(want, answers("T, (R, $x)"));
+        assertEquals(want, answers("U || T, (R, $x)"));
+    }
+
+    /**
      * {@code (R, *) || U}: an entity with U and no R pair gets the U row; the engine used to drop
      * it because its check of the first alternative gave the reflexive self row the generator
      * does not give.
