@@ -78,4 +78,21 @@ class ModelRegressionTest extends QueryTestSupport {
         with("u", "U");
         assertEquals(list("a | - | (R,a)", "a | - | (R,b)", "u | - | U"), rows("(R, *) || U"));
     }
+
+    /**
+     * A variable source bound to a prefab never matches, whichever term bound it (QS-47): the
+     * engine used to match it when the planner bound the variable from a pair target or
+     * {@code ==} before running the term. A fixed source may be a prefab.
+     */
+    @Test
+    void variableSourceBoundToPrefabNeverMatches() {
+        with("p", "Prefab", "T");
+        with("a", "(Rel, p)", "(Rel, q)");
+        with("q", "T");
+        assertEquals(list("a | $x=q | (Rel,q) T@q"), rows("(Rel, $x), T($x)"));
+        assertEquals(list("a | $x=q | T@q (Rel,q)"), rows("T($x), (Rel, $x)"));
+        assertEquals(list("a | $x=p | (Rel,p) -"), rows("(Rel, $x), !T($x)"));
+        assertEquals(list(), rows("$this == p, T"));
+        assertEquals(list("- | - | T@p"), rows("T(p)"));
+    }
 }

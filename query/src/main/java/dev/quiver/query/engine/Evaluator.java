@@ -231,6 +231,9 @@ public final class Evaluator {
         if (deadConstant[s.id()]) {
             return true;
         }
+        if (skippable && skippedSource(s)) {
+            return true;
+        }
         switch (s.kind()) {
             case SELECT: return select(s);
             case WITH: return with(s);
@@ -571,6 +574,31 @@ public final class Evaluator {
         if (f >= 0) {
             b.fieldSet[f] = false;
         }
+    }
+
+    /**
+     * True when an id term's source is a variable (or lookup) already bound to a Prefab or Disabled
+     * entity the query does not ask for: such a source never matches, whichever step bound it, so
+     * the answer does not depend on the planner's term order (QS-47). Fixed sources may be
+     * prefabs; the owners found through up traversal or IsA inheritance too.
+     */
+    private boolean skippedSource(Step s) {
+        switch (s.kind()) {
+            case SELECT: case WITH: case TRANS_DOWN: case TRANS_UP: case TRANS_ALL: case TRANS_TEST:
+            case UP_SELECT: case UP_WITH:
+                break;
+            default:
+                return false;
+        }
+        Operand src = s.term().source();
+        if (src == null || !(src.isVar() || src.kind() == Operand.Kind.LOOKUP)) {
+            return false;
+        }
+        long e = sourceValue(src);
+        if (e == 0 || !world.isAlive(e)) {
+            return false;
+        }
+        return skip(tableOf(src, e));
     }
 
     boolean skip(Table tb) {
