@@ -95,4 +95,13 @@ class ModelRegressionTest extends QueryTestSupport {
         assertEquals(list(), rows("$this == p, T"));
         assertEquals(list("- | - | T@p"), rows("T(p)"));
     }
+
+    /** {@code R(_, _)} is one row (one distinct reported id, {@code (R,*)}); the engine gave one per pair. */
+    @Test
+    void anySourceAndAnyTargetIsOneRow() {
+        with("a", "(R, b)");
+        with("d", "(R, c)"); // another table: '_' must collapse across tables too
+        assertEquals(list("- | - | (R,*)@*"), rows("R(_, _)"));
+        assertEquals(list("- | $x=b | (R,b)@*", "- | $x=c | (R,c)@*"), rows("R(_, $x)"));
+    }
 }

@@ -293,7 +293,10 @@ public final class Evaluator {
             if (anySource) {
                 for (int i = 0; i < m.size(); i++) {
                     long id = m.getLong(i);
-                    if (distinct.add(id) && !emit(s, t, id, Ids.WILDCARD, k)) {
+                    // one result per distinct reported id: a '_' element is reported as '*' (K3, K12)
+                    long key = !pair ? (anyF ? Ids.WILDCARD : id)
+                        : Ids.pairOfIndices(anyF ? Ids.WILDCARD_INDEX : Ids.first(id), anyS ? Ids.WILDCARD_INDEX : Ids.second(id));
+                    if (distinct.add(key) && !emit(s, t, id, Ids.WILDCARD, k)) {
                         return false;
                     }
                 }
