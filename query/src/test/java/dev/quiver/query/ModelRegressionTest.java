@@ -104,4 +104,25 @@ class ModelRegressionTest extends QueryTestSupport {
         assertEquals(list("- | - | (R,*)@*"), rows("R(_, _)"));
         assertEquals(list("- | $x=b | (R,b)@*", "- | $x=c | (R,c)@*"), rows("R(_, $x)"));
     }
+
+    /**
+     * {@code Mass(up)}: an entity visited while traversing ChildOf is also tested for components
+     * it inherits through IsA (Flecs v4 Queries manual, "Relationship traversal"), after the
+     * entities above it (Flecs' search order); the base owning the value is the field's source.
+     */
+    @Test
+    void upTraversalSeesComponentsInheritedByVisitedEntities() {
+        with("Mass", "(OnInstantiate, Inherit)");
+        with("base", "Prefab", "Mass");
+        with("parent", "(IsA, base)");
+        with("child", "(ChildOf, parent)");
+        assertEquals(list("parent.child | - | Mass@base"), rows("Mass(up)"));
+        assertEquals(list("parent | - | Mass@base"), rows("Mass"));
+        // the grandparent's own Mass comes before the parent's inherited one
+        with("grand", "Mass");
+        w.add(e("parent"), w.pair(dev.quiver.storage.Builtin.CHILD_OF, e("grand")));
+        assertEquals(list("grand.parent | - | Mass@grand", "grand.parent.child | - | Mass@grand"), rows("Mass(up)"));
+        assertEquals(list("grand | - | Mass", "grand.parent | - | Mass@grand", "grand.parent.child | - | Mass@grand"),
+            rows("Mass(self|up)"));
+    }
 }
