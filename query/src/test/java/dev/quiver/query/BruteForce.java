@@ -79,7 +79,10 @@ import java.util.Set;
  * {@code !X} bind {@code $this}, NOTES K1); cycles end with a visited set (NOTES E3: Flecs
  * crashes); closures are sets (QS-32; Flecs repeats rows per path, K2); IsA inheritance in up
  * traversal is for (OnInstantiate, Inherit) ids, Quiver's inheritance model (Flecs tests every id
- * that is not DontInherit). Queries the engine refuses as unsupported are not compared.
+ * that is not DontInherit); policies are read from the world's data, where IsA has no
+ * (OnInstantiate, Inherit), so {@code (IsA, X|self)} gives direct holders only (NOTES K5: Flecs
+ * also gives instances of X's direct subtypes, reported {@code (IsA,X)@Mid}). Queries the engine
+ * refuses as unsupported are not compared.
  */
 final class BruteForce {
     /** Marks a field id that the model does not predict (transitive terms: NOTES K1). */
