@@ -228,10 +228,7 @@ public final class Evaluator {
                 return next[s.id()].go();
             }
         }
-        if (deadConstant[s.id()]) {
-            return true;
-        }
-        if (skippable && skippedSource(s)) {
+        if (blocked(s)) {
             return true;
         }
         switch (s.kind()) {
@@ -577,6 +574,15 @@ public final class Evaluator {
         if (f >= 0) {
             b.fieldSet[f] = false;
         }
+    }
+
+    /**
+     * The step matches nothing: a fixed element was deleted, or its source is a skipped prefab
+     * ({@link #skippedSource}). Kept out of {@link #exec} so that exec stays small: it is on the
+     * stack once per step of a result, and long queries must not overflow it (QueryFuzzTest).
+     */
+    private boolean blocked(Step s) {
+        return deadConstant[s.id()] || (skippable && skippedSource(s));
     }
 
     /**
