@@ -342,7 +342,7 @@ public final class Evaluator {
                 return next[s.id()].go();
             }
         }
-        if (deadConstant[s.id()]) {
+        if (blocked(s)) {
             return true;
         }
         switch (s.kind()) {
@@ -412,7 +412,10 @@ public final class Evaluator {
             if (anySource) {
                 for (int i = 0; i < m.size(); i++) {
                     long id = m.getLong(i);
-                    if (distinct.add(id) && !emit(s, t, id, Ids.WILDCARD, k)) {
+                    // one result per distinct reported id: a '_' element is reported as '*' (K3, K12)
+                    long key = !pair ? (anyF ? Ids.WILDCARD : id)
+                        : Ids.pairOfIndices(anyF ? Ids.WILDCARD_INDEX : Ids.first(id), anyS ? Ids.WILDCARD_INDEX : Ids.second(id));
+                    if (distinct.add(key) && !emit(s, t, id, Ids.WILDCARD, k)) {
                         return false;
                     }
                 }
@@ -695,6 +698,40 @@ public final class Evaluator {
         if (f >= 0) {
             b.fieldSet[f] = false;
         }
+    }
+
+    /**
+     * The step matches nothing: a fixed element was deleted, or its source is a skipped prefab
+     * ({@link #skippedSource}). Kept out of {@link #exec} so that exec stays small: it is on the
+     * stack once per step of a result, and long queries must not overflow it (QueryFuzzTest).
+     */
+    private boolean blocked(Step s) {
+        return deadConstant[s.id()] || (skippable && skippedSource(s));
+    }
+
+    /**
+     * True when an id term's source is a variable (or lookup) already bound to a Prefab or Disabled
+     * entity the query does not ask for: such a source never matches, whichever step bound it, so
+     * the answer does not depend on the planner's term order (QS-47). Fixed sources may be
+     * prefabs; the owners found through up traversal or IsA inheritance too.
+     */
+    private boolean skippedSource(Step s) {
+        switch (s.kind()) {
+            case SELECT: case WITH: case TRANS_DOWN: case TRANS_UP: case TRANS_ALL: case TRANS_TEST:
+            case UP_SELECT: case UP_WITH:
+                break;
+            default:
+                return false;
+        }
+        Operand src = s.term().source();
+        if (src == null || !(src.isVar() || src.kind() == Operand.Kind.LOOKUP)) {
+            return false;
+        }
+        long e = sourceValue(src);
+        if (e == 0 || !world.isAlive(e)) {
+            return false;
+        }
+        return skip(tableOf(src, e));
     }
 
     boolean skip(Table tb) {

@@ -5,6 +5,8 @@ import dev.quiver.query.plan.Operand;
 import dev.quiver.query.plan.ResolvedTerm;
 import dev.quiver.query.plan.Step;
 import dev.quiver.query.plan.Up;
+import dev.quiver.storage.Builtin;
+import dev.quiver.storage.OnInstantiate;
 import dev.quiver.storage.World;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.Types;
@@ -19,7 +21,9 @@ import java.util.Arrays;
  * the planner's {@code UpRules}).
  *
  * <p>A source s matches when (for {@code self|up}) s's own table has the id, else when an entity
- * reached from s by following R upward, one or more steps, has it in its own table. The search is
+ * reached from s by following R upward, one or more steps, has it in its own table or, for an
+ * (OnInstantiate, Inherit) id and R other than IsA, inherits it through IsA (tested after the
+ * entities above it; the base that owns it is the field's source; Flecs v4 Queries manual). The search is
  * depth-first in type order: the first target's chain up to its root, then the next target (Flecs
  * v4 Queries manual); the first entity found is the field's source, and every id of that entity
  * that matches the term (several for a wildcard or variable id) gives one result. A visited set
@@ -67,6 +71,17 @@ final class UpTraversal {
                 if (up.self() && seen.add(h)) {
                     candidates.add(h);
                 }
+            }
+        }
+        long inherit = inheritable(t);
+        if (inherit != 0) { // instances of holders have the id too: what is below them is a candidate
+            LongOpenHashSet instances = new LongOpenHashSet(queue);
+            for (int i = 0; i < queue.size(); i++) {
+                world.forEachSource(Builtin.IS_A, queue.getLong(i), d -> {
+                    if (instances.add(d)) {
+                        queue.add(d);
+                    }
+                });
             }
         }
         LongOpenHashSet expanded = new LongOpenHashSet();
@@ -119,7 +134,7 @@ final class UpTraversal {
             }
         }
         if (owner == 0) {
-            owner = nearest(src, Ids.index(t.up().relationship()), pair, f, sec, anyF, anyS, m);
+            owner = nearest(src, Ids.index(t.up().relationship()), pair, f, sec, anyF, anyS, inheritable(t), m);
             if (owner == 0) {
                 return true;
             }
@@ -129,9 +144,13 @@ final class UpTraversal {
 
     /**
      * The first entity, depth-first up R from {@code e} (e excluded unless a cycle leads back to
-     * it), whose own type matches; its matching ids are left in {@code m}. 0 when none.
+     * it), whose own type matches; its matching ids are left in {@code m}. 0 when none. When
+     * {@code inherit} is not 0 (a plain Inherit id, R not IsA), each entity visited is also tested
+     * for that id inherited through IsA, after the entities above it (Flecs v4 Queries manual:
+     * "the entities visited while traversing will still be tested for inherited components";
+     * Flecs' search order, flecs_type_search_relation); the base that owns it is returned.
      */
-    private long nearest(long e, int rel, boolean pair, long f, long sec, boolean anyF, boolean anyS,
+    private long nearest(long e, int rel, boolean pair, long f, long sec, boolean anyF, boolean anyS, long inherit,
                          LongArrayList m) {
         World world = ev.world;
         stack.clear();
@@ -139,6 +158,14 @@ final class UpTraversal {
         pushTargets(world, e, rel);
         while (!stack.isEmpty()) {
             long a = stack.popLong();
+            if ((a & AFTER_ABOVE) != 0) {
+                long base = world.owner(a & ~AFTER_ABOVE, inherit);
+                if (base != 0) {
+                    m.add(inherit);
+                    return base;
+                }
+                continue;
+            }
             if (!visited.add(a)) {
                 continue;
             }
@@ -147,9 +174,25 @@ final class UpTraversal {
             if (!m.isEmpty()) {
                 return a;
             }
+            if (inherit != 0) {
+                stack.add(a | AFTER_ABOVE);
+            }
             pushTargets(world, a, rel);
         }
         return 0;
+    }
+
+    /** Marks a stack entry "test inheritance now that the entities above were searched" (entity ids never set bit 63). */
+    private static final long AFTER_ABOVE = Long.MIN_VALUE;
+
+    /** The term's fixed plain id when it is (OnInstantiate, Inherit) and R is not IsA, else 0. */
+    private long inheritable(ResolvedTerm t) {
+        if (t.second() != null || t.first().kind() != Operand.Kind.CONST
+                || t.up().relationship() == Builtin.IS_A) {
+            return 0;
+        }
+        long x = t.first().entity();
+        return ev.world.isAlive(x) && ev.world.onInstantiate(x) == OnInstantiate.INHERIT ? x : 0;
     }
 
     /** Pushes the targets of e's (rel, *) pairs so that the first in type order is popped first. */

@@ -244,8 +244,26 @@ public final class Planner {
             if (r.source() != null && r.source().kind() == Operand.Kind.LOOKUP && !bound.get(r.source().slot())) {
                 return false;
             }
+            if (selfRowsWaitForBinding(r, bound)) {
+                return false;
+            }
         }
         return true;
+    }
+
+    /**
+     * A reflexive term with an open target whose source or target an earlier written term binds
+     * gives every source its self row (not marked {@code selfNeedsPair}, NOTES K4); run with both
+     * unbound, it could only walk the tables that hold R pairs and would lose the self rows of
+     * the other entities. So it waits for the term that binds them, as written.
+     */
+    private static boolean selfRowsWaitForBinding(ResolvedTerm r, BitSet bound) {
+        if (r.predicate() != null || !r.transitive() || !r.reflexive() || r.selfNeedsPair() || !r.source().isVar()
+                || bound.get(r.source().slot())) {
+            return false;
+        }
+        Operand target = r.second();
+        return target.kind() == Operand.Kind.WILDCARD || target.isVar() && !bound.get(target.slot());
     }
 
     /** 0 filter, 1 binding equality, 2 generator, 3 optional. */

@@ -20,10 +20,11 @@ import dev.quiver.query.parse.Term;
  *     term follows it: the first is a constant, the target is not {@code _} and has no
  *     {@code |self}, the source is not {@code _}
  * @param reflexive the relationship also has the Reflexive trait
- * @param selfNeedsPair for a reflexive term with a variable target whose source no earlier
- *     written term binds: the reflexive self row R(x, x) exists only for entities that have at
- *     least one R pair, whatever order the planner runs the terms in (Flecs v4 behaviour,
- *     conformance NOTES K4)
+ * @param selfNeedsPair for a reflexive term with a variable or {@code *} target when no earlier
+ *     written term binds its source or its target: the reflexive self row R(x, x) exists only for
+ *     entities that have at least one R pair, whatever order the planner runs the terms in (Flecs
+ *     v4 behaviour, conformance NOTES K4); when false, every source gets it, and the planner runs
+ *     the term only once its source or target is bound
  * @param inherit how IsA inheritance widens the term ({@link Inherit#NONE} for most terms)
  * @param up the upward traversal of the source ({@code up R}, {@code self|up R}), or null when the
  *     term matches on the source itself

@@ -185,15 +185,20 @@ final class Resolver {
     }
 
     /**
-     * Walks the units in written order and marks reflexive terms with a variable target whose
-     * source no earlier written And or Or term binds (NOTES K4: then only entities with an R pair
-     * get the self row). Optional terms do not count as binding.
+     * Walks the units in written order and marks reflexive terms with a variable or {@code *}
+     * target (K3: {@code *} follows the chain like a variable) when no earlier written And or Or
+     * term binds the source or the target (NOTES K4: then only entities with an R pair get the
+     * self row; a target bound before is a known target, which always matches itself). Optional
+     * terms do not count as binding.
      */
     private static void markReflexiveSelfRows(List<Unit> units, BitSet writtenBound) {
         for (Unit u : units) {
             for (int i = 0; i < u.terms.size(); i++) {
                 ResolvedTerm r = u.terms.get(i);
-                if (r.reflexive() && r.second().isVar() && r.source().isVar()
+                Operand target = r.second();
+                boolean openTarget = target != null && (target.kind() == Operand.Kind.WILDCARD
+                    || target.isVar() && !writtenBound.get(target.slot()));
+                if (r.transitive() && r.reflexive() && openTarget && r.source().isVar()
                     && !writtenBound.get(r.source().slot())) {
                     u.terms.set(i, r.withSelfNeedsPair(true));
                 }

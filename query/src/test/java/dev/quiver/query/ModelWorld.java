@@ -1,0 +1,268 @@
+package dev.quiver.query;
+
+import dev.quiver.index.Ids;
+import dev.quiver.storage.Builtin;
+import dev.quiver.storage.World;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * A random world for {@link WholeLanguageModelTest}, built only through the public {@link World}
+ * API, and its state read back as plain data (every alive entity, builtins included, with its
+ * owned type) for the brute-force evaluator {@link BruteForce}.
+ *
+ * <p>Vocabulary: plain tags {@code T0..T2}; a taxonomy {@code U0..U3} whose members are IsA
+ * subsets of each other (component inheritance); {@code C0} (OnInstantiate, Inherit),
+ * {@code C1} (Override, the default) and {@code C2} (DontInherit); a Singleton {@code S} on
+ * itself; relationships {@code R0..R4} with random traits (Transitive, Reflexive, Exclusive,
+ * Symmetric, Traversable); entities {@code e0..eN} with tags, pairs (cycles and self loops
+ * included), a ChildOf hierarchy, IsA bases (some Prefab, several bases per instance, diamond
+ * shapes), Disabled entities and children named {@code c} for lookup variables.
+ */
+final class ModelWorld {
+    /** Traits of one relationship of the vocabulary. */
+    record Rel(long id, String name, boolean transitive, boolean reflexive, boolean exclusive, boolean symmetric,
+               boolean traversable) {}
+
+    final World w;
+    final List<Long> tags = new ArrayList<>();
+    final List<Long> taxonomy = new ArrayList<>();
+    final List<Long> inheritTags = new ArrayList<>();
+    final List<Rel> rels = new ArrayList<>();
+    final List<Long> ents = new ArrayList<>();
+    long singleton;
+
+    /** Every alive entity (builtins included) in index order, and its owned type. */
+    final List<Long> all = new ArrayList<>();
+    final Map<Long, long[]> types = new HashMap<>();
+
+    ModelWorld(World w, Random rnd) {
+        this.w = w;
+        w.transaction(x -> build(rnd));
+        snapshot();
+    }
+
+    private void build(Random rnd) {
+        for (int i = 0; i < 3; i++) {
+            tags.add(w.entity("T" + i));
+        }
+        for (int i = 0; i < 4; i++) {
+            taxonomy.add(w.entity("U" + i));
+        }
+        // U1 IsA U0, U2 IsA U1, U3 IsA U0 or a diamond U3 IsA U1 and U2
+        w.add(taxonomy.get(1), w.pair(Builtin.IS_A, taxonomy.get(0)));
+        w.add(taxonomy.get(2), w.pair(Builtin.IS_A, taxonomy.get(1)));
+        w.add(taxonomy.get(3), w.pair(Builtin.IS_A, taxonomy.get(rnd.nextBoolean() ? 0 : 2)));
+        if (rnd.nextBoolean()) {
+            w.add(taxonomy.get(3), w.pair(Builtin.IS_A, taxonomy.get(1)));
+        }
+        String[] policy = {"Inherit", "Override", "DontInherit"};
+        for (int i = 0; i < 3; i++) {
+            long c = w.entity("C" + i);
+            w.add(c, w.pair(Builtin.ON_INSTANTIATE, w.resolve(policy[i])));
+            inheritTags.add(c);
+        }
+        singleton = w.entity("S");
+        w.add(singleton, Builtin.SINGLETON);
+        if (rnd.nextInt(3) > 0) {
+            w.add(singleton, singleton);
+        }
+        for (int i = 0; i < 5; i++) {
+            long r = w.entity("R" + i);
+            boolean transitive = i < 2 || rnd.nextInt(4) == 0;
+            boolean reflexive = transitive && (i == 1 || rnd.nextInt(3) == 0);
+            boolean exclusive = !transitive && rnd.nextInt(3) == 0;
+            boolean symmetric = !transitive && rnd.nextInt(3) == 0;
+            boolean traversable = transitive || (!symmetric && rnd.nextInt(3) == 0);
+            if (transitive) {
+                w.add(r, Builtin.TRANSITIVE);
+            }
+            if (reflexive) {
+                w.add(r, Builtin.REFLEXIVE);
+            }
+            if (exclusive) {
+                w.add(r, Builtin.EXCLUSIVE);
+            }
+            if (traversable && !transitive) {
+                w.add(r, Builtin.TRAVERSABLE);
+            }
+            if (symmetric) {
+                w.add(r, Builtin.SYMMETRIC);
+            }
+            rels.add(new Rel(r, "R" + i, transitive, reflexive, exclusive, symmetric, traversable));
+        }
+        int n = 10 + rnd.nextInt(16);
+        for (int i = 0; i < n; i++) {
+            ents.add(w.entity("e" + i));
+        }
+        // prefabs and IsA bases first, so that instantiation copies what the bases have
+        for (int i = 0; i < n; i++) {
+            long e = ents.get(i);
+            if (i < n / 3 && rnd.nextInt(4) == 0) {
+                w.add(e, Builtin.PREFAB);
+            }
+            addTags(e, rnd);
+        }
+        for (int i = 1; i < n; i++) {
+            long e = ents.get(i);
+            if (rnd.nextInt(3) == 0) {
+                int k = 1 + (rnd.nextInt(4) == 0 ? 1 : 0);
+                for (int j = 0; j < k; j++) {
+                    w.add(e, w.pair(Builtin.IS_A, ents.get(rnd.nextInt(i)))); // acyclic: a lower number
+                }
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            long e = ents.get(i);
+            for (Rel r : rels) {
+                int k = rnd.nextInt(10) < 5 ? 0 : 1 + (rnd.nextInt(4) == 0 ? rnd.nextInt(3) : 0);
+                for (int j = 0; j < k; j++) {
+                    long t = ents.get(rnd.nextInt(n)); // cycles and self loops allowed
+                    w.add(e, w.pair(r.id(), t));
+                }
+            }
+            if (rnd.nextInt(8) == 0) {
+                addTags(e, rnd); // after instantiation: owned beside inherited
+            }
+        }
+        for (int i = 1; i < n; i++) {
+            if (rnd.nextInt(3) == 0) {
+                w.add(ents.get(i), w.pair(Builtin.CHILD_OF, ents.get(rnd.nextInt(i))));
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            if (rnd.nextInt(5) == 0) {
+                long c = w.entity(w.path(ents.get(i)) + ".c");
+                addTags(c, rnd);
+            }
+            if (rnd.nextInt(12) == 0) {
+                w.add(ents.get(i), Builtin.DISABLED);
+            }
+        }
+    }
+
+    private void addTags(long e, Random rnd) {
+        for (long t : tags) {
+            if (rnd.nextInt(3) == 0) {
+                w.add(e, t);
+            }
+        }
+        for (long t : taxonomy) {
+            if (rnd.nextInt(5) == 0) {
+                w.add(e, t);
+            }
+        }
+        for (long t : inheritTags) {
+            if (rnd.nextInt(4) == 0) {
+                w.add(e, t);
+            }
+        }
+    }
+
+    /** Reads every alive entity and its type back through the public API. */
+    private void snapshot() {
+        int users = w.entityCount();
+        int found = 0;
+        for (int i = 1; i < Builtin.FIRST_USER_INDEX || found < users; i++) {
+            long e = w.entityOfIndex(i);
+            if (e == 0) {
+                if (i > Builtin.FIRST_USER_INDEX + 100_000) {
+                    throw new IllegalStateException("entity count " + users + " but found " + found);
+                }
+                continue;
+            }
+            if (i >= Builtin.FIRST_USER_INDEX) {
+                found++;
+            }
+            all.add(e);
+            types.put(e, w.type(e));
+        }
+    }
+
+    long[] type(long e) {
+        return types.get(e);
+    }
+
+    boolean owns(long e, long id) {
+        for (long x : types.get(e)) {
+            if (x == id) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Targets (as entities) of the pairs (rel, *) that e owns, in type order. */
+    List<Long> targets(long e, long rel) {
+        List<Long> out = new ArrayList<>();
+        for (long x : types.get(e)) {
+            if (Ids.isPair(x) && Ids.first(x) == Ids.index(rel)) {
+                out.add(w.entityOfIndex(Ids.second(x)));
+            }
+        }
+        return out;
+    }
+
+    boolean isBuiltin(long e) {
+        return Ids.index(e) < Builtin.FIRST_USER_INDEX;
+    }
+
+    /** The entity behind an element index of a pair. */
+    long ofIndex(int index) {
+        return w.entityOfIndex(index);
+    }
+
+    /** Entities reachable from e over one or more rel edges (plain BFS, a set). */
+    Set<Long> closure(long e, long rel) {
+        Set<Long> seen = new LinkedHashSet<>();
+        List<Long> queue = new ArrayList<>(targets(e, rel));
+        for (int i = 0; i < queue.size(); i++) {
+            long y = queue.get(i);
+            if (seen.add(y)) {
+                queue.addAll(targets(y, rel));
+            }
+        }
+        return seen;
+    }
+
+    /** The (OnInstantiate, P) policy of an id (of its relationship for a pair), read from the world's data. */
+    String policy(long id) {
+        long c = Ids.isPair(id) ? ofIndex(Ids.first(id)) : id;
+        if (c == 0 || !types.containsKey(c)) {
+            return "Override";
+        }
+        if (owns(c, w.pair(Builtin.ON_INSTANTIATE, Builtin.INHERIT))) {
+            return "Inherit";
+        }
+        if (owns(c, w.pair(Builtin.ON_INSTANTIATE, Builtin.DONT_INHERIT))) {
+            return "DontInherit";
+        }
+        return "Override";
+    }
+
+    /** The user entities and their types, one per line (printed with a disagreement). */
+    String dump() {
+        StringBuilder sb = new StringBuilder();
+        for (long e : all) {
+            if (isBuiltin(e)) {
+                continue;
+            }
+            sb.append("    ").append(path(e)).append(':');
+            for (long id : types.get(e)) {
+                sb.append(' ').append(w.idToString(id));
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    String path(long e) {
+        return w.path(e);
+    }
+}
