@@ -45,8 +45,11 @@ public final class IdRecords<T> {
      * @param <T> the table type
      */
     public interface TableSource<T> {
-        /** Every table, in ascending id. */
-        Iterable<T> tables();
+        /** One past the highest table id. */
+        int size();
+
+        /** The table of id {@code id}, or null for a free id. */
+        T get(int id);
 
         /** True when {@code table} files under record {@code key}. */
         boolean holds(T table, long key);
@@ -80,8 +83,9 @@ public final class IdRecords<T> {
                 return records.get(key);
             }
             l = new ArrayList<>();
-            for (T t : source.tables()) {
-                if (source.holds(t, key)) {
+            for (int i = 0, n = source.size(); i < n; i++) {
+                T t = source.get(i);
+                if (t != null && source.holds(t, key)) {
                     l.add(t);
                 }
             }
@@ -107,7 +111,11 @@ public final class IdRecords<T> {
         source = null;
         records.clear();
         long[][] buf = {new long[64]};
-        for (T t : src.tables()) {
+        for (int id = 0, size = src.size(); id < size; id++) {
+            T t = src.get(id);
+            if (t == null) {
+                continue;
+            }
             for (int i = 0, n = src.keys(t, buf); i < n; i++) {
                 add(buf[0][i], t);
             }

@@ -22,8 +22,18 @@ class IdRecordsTest {
     private static IdRecords.TableSource<Tab> source(List<Tab> tables) {
         return new IdRecords.TableSource<>() {
             @Override
-            public Iterable<Tab> tables() {
-                return tables;
+            public int size() {
+                return tables.isEmpty() ? 0 : tables.get(tables.size() - 1).id() + 1;
+            }
+
+            @Override
+            public Tab get(int id) {
+                for (Tab t : tables) {
+                    if (t.id() == id) {
+                        return t;
+                    }
+                }
+                return null;
             }
 
             @Override

@@ -262,8 +262,13 @@ public final class TableSet {
     public void fileAll() {
         records.rebuildFrom(new IdRecords.TableSource<>() {
             @Override
-            public Iterable<Table> tables() {
-                return () -> tables.stream().filter(java.util.Objects::nonNull).iterator();
+            public int size() {
+                return tables.size();
+            }
+
+            @Override
+            public Table get(int id) {
+                return tables.get(id);
             }
 
             @Override
