@@ -9,6 +9,7 @@ import dev.quiver.query.plan.Plan;
 import dev.quiver.query.plan.Planner;
 import dev.quiver.query.plan.Step;
 import dev.quiver.storage.World;
+import dev.quiver.query.engine.Bindings;
 import dev.quiver.storage.table.Table;
 
 import dev.quiver.query.iter.QueryIterator;
@@ -297,14 +298,25 @@ public final class Query {
      * match of the later terms, then all rows for the next (Flecs v4 order).
      */
     public void each(Predicate<QueryRow> visitor) {
-        forEachTable(t -> {
-            for (int i = 0, n = t.count(); i < n; i++) {
-                if (!visitor.test(row(t, i))) {
-                    return false;
+        ResultShape sh = shape();
+        Evaluator ev = new Evaluator(world, current(), presetValues);
+        world.beginIteration();
+        try {
+            ev.runTables(b -> {
+                if (b.batchRows() == 0 && plan.hasThis()) {
+                    return visitor.test(row(b)); // one row (a transitive or per-row match): no table view
                 }
-            }
-            return true;
-        });
+                TableResult t = TableResult.capture(sh, b);
+                for (int i = 0, n = t.count(); i < n; i++) {
+                    if (!visitor.test(row(t, i))) {
+                        return false;
+                    }
+                }
+                return true;
+            });
+        } finally {
+            world.endIteration();
+        }
     }
 
     /** Calls {@code action} with every result ({@link #each}). */
@@ -454,6 +466,28 @@ public final class Query {
     }
 
     /** Row {@code i} of a step as a {@link QueryRow}. */
+    /** The one result the bindings hold (not a table batch), as {@link #row(TableResult, int)} would give it. */
+    private QueryRow row(Bindings b) {
+        int[] slots = plan.variableSlots();
+        int nv = slots.length, n = plan.fieldCount();
+        long[] data = new long[QueryRow.dataLength(nv, n)];
+        for (int i = 0; i < nv; i++) {
+            data[i] = b.value(slots[i]);
+        }
+        for (int f = 0; f < n; f++) {
+            if (b.fieldSet(f)) {
+                data[nv + f] = b.fieldId(f);
+                data[nv + n + f] = b.fieldSource(f);
+                data[nv + 2 * n + (f >>> 6)] |= 1L << f;
+            }
+        }
+        long self = b.value(0);
+        Table t = b.table(0);
+        int row = b.row(0);
+        boolean inTable = t != null && row >= 0 && row < t.count() && t.entity(row) == self;
+        return new QueryRow(world, plan.variableNames(), self, inTable ? t : null, inTable ? row : -1, n, data);
+    }
+
     private QueryRow row(TableResult t, int i) {
         int nv = plan.variableSlots().length, n = plan.fieldCount();
         long[] data = new long[QueryRow.dataLength(nv, n)];
