@@ -489,18 +489,9 @@ public final class Query {
     }
 
     private QueryRow row(TableResult t, int i) {
-        int nv = plan.variableSlots().length, n = plan.fieldCount();
-        long[] data = new long[QueryRow.dataLength(nv, n)];
-        long[] vars = t.variables();
-        System.arraycopy(vars, 0, data, 0, nv);
-        for (int f = 0; f < n; f++) {
-            if (t.fieldSet(f)) {
-                data[nv + f] = t.fieldId(f);
-                data[nv + n + f] = t.fieldSource(f, i);
-                data[nv + 2 * n + (f >>> 6)] |= 1L << f;
-            }
-        }
-        long thisEntity = plan.hasThis() ? t.entity(i) : 0;
+        int n = plan.fieldCount();
+        long[] data = new long[QueryRow.dataLength(plan.variableSlots().length, n)];
+        long thisEntity = t.fillRow(i, data);
         return new QueryRow(world, plan.variableNames(), thisEntity, t.table(), t.offset() + i, n, data);
     }
 

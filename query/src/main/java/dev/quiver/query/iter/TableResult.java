@@ -131,6 +131,32 @@ public final class TableResult {
         return entities[offset + Objects.checkIndex(i, count)];
     }
 
+    /**
+     * Writes row {@code i} in {@code QueryRow}'s layout into {@code out} (zeroed, of
+     * {@code variables + 2 * fields + (fields + 63) / 64} longs): the variables, each field's id,
+     * each field's source (a self field's is the row's entity), the set bits. One freshness check
+     * for the whole row: the hot path of row-by-row iteration.
+     *
+     * @return the row's entity ({@code $this}), or 0 when the query has none
+     */
+    public long fillRow(int i, long[] out) {
+        checkFresh();
+        Objects.checkIndex(i, count);
+        int nv = nv(), nf = shape.fieldCount(), words = (nf + 63) / 64;
+        long self = shape.hasThis() ? entities[offset + i] : 0;
+        System.arraycopy(data, 0, out, 0, nv);
+        for (int f = 0; f < nf; f++) {
+            long bit = 1L << f;
+            if ((data[nv + 2 * nf + (f >>> 6)] & bit) == 0) {
+                continue;
+            }
+            out[nv + f] = data[nv + f];
+            out[nv + nf + f] = (data[nv + 2 * nf + words + (f >>> 6)] & bit) != 0 ? self : data[nv + nf + f];
+            out[nv + 2 * nf + (f >>> 6)] |= bit;
+        }
+        return self;
+    }
+
     /** The reported variable names (no {@code $this}), in first-appearance order. */
     public List<String> variableNames() {
         return shape.variableNames();
