@@ -59,8 +59,9 @@ import java.util.stream.StreamSupport;
  * once, however many paths lead there, and walks end on cycles. An entity is its own ancestor
  * only on a cycle. {@code (R, *)} follows the chain like a variable; {@code (R, *|self)} and
  * {@code (R, _)} do not (QS-30). Reflexive (QS-34, conformance NOTES K4) adds R(x, x): always for
- * a fixed target or source; for a variable target only when an earlier written term bound the
- * source, or else for sources that have an R pair. For a transitive term the field id is the pair
+ * a fixed target or source; for a variable or {@code *} target (K3: {@code *} follows the chain
+ * like a variable) only when an earlier written term bound the source or the target, or else for
+ * sources that have an R pair. For a transitive term the field id is the pair
  * (R, target) (Flecs reports the first pair of the path when $this was unbound; see K1).
  * {@code R($x, $x)} on an acyclic (so also transitive) R is refused, as in Flecs.
  *
