@@ -1,6 +1,7 @@
 package dev.quiver.cli;
 
 import dev.quiver.storage.World;
+import dev.quiver.storage.WorldPages;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -62,7 +63,7 @@ final class CliRunner {
     static Map<String, String> fingerprint(Path world) {
         Map<String, String> pages = new TreeMap<>();
         try (World w = World.openReadOnly(world)) {
-            w.forEachPage((map, key, blob) -> pages.put(map + "/" + key, Integer.toHexString(Arrays.hashCode(blob))
+            WorldPages.forEach(w, (map, key, blob) -> pages.put(map + "/" + key, Integer.toHexString(Arrays.hashCode(blob))
                     + ":" + blob.length));
         }
         return pages;

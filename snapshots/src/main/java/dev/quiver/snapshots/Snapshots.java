@@ -1,6 +1,7 @@
 package dev.quiver.snapshots;
 
 import dev.quiver.storage.World;
+import dev.quiver.storage.WorldPages;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,12 +23,12 @@ import java.util.NoSuchElementException;
  * {@link SnapshotFormat}).
  *
  * <p>{@link #write} streams every persistent page of the world's committed state (the storage
- * snapshot SPI, {@link World#forEachSnapshotPage}: pairs of Transient relationships are left out,
+ * snapshot SPI, {@link WorldPages#forEachForSnapshot}: pairs of Transient relationships are left out,
  * Tecs {@code transient}) into a temporary file next to the target, forces it to
  * disk and renames it into place, so the target is either the old file or the complete new one.
  * {@link #restore} reads the file twice: a first pass verifies magic, version, structure and
  * checksum without touching anything; only then does the second pass feed the pages to
- * {@link World#restorePages}. A bad snapshot therefore changes nothing, and the restore itself is
+ * {@link WorldPages#restore}. A bad snapshot therefore changes nothing, and the restore itself is
  * atomic: the world is built in a temporary sibling directory and renamed into place, so a failure
  * or a crash never leaves a half-made world (missing parent directories it created stay).
  */
@@ -60,7 +61,7 @@ public final class Snapshots {
         try {
             long pages;
             try (SnapshotWriter writer = new SnapshotWriter(tmp)) {
-                world.forEachSnapshotPage((mapName, key, blob) -> {
+                WorldPages.forEachForSnapshot(world, (mapName, key, blob) -> {
                     try {
                         writer.page(mapName, key, blob);
                     } catch (IOException e) {
@@ -127,10 +128,10 @@ public final class Snapshots {
         SnapshotInfo info = verify(file);
         List<PageIterator> opened = new ArrayList<>();
         try {
-            // World.restorePages builds the world in a temporary sibling and renames it into place,
+            // WorldPages.restore builds the world in a temporary sibling and renames it into place,
             // so a failure (or a kill) leaves the target as it was, and of two restores racing for
             // the same path the loser gets WorldExistsException without touching the winner's world
-            World world = World.restorePages(newWorldDir, () -> {
+            World world = WorldPages.restore(newWorldDir, () -> {
                 PageIterator it = new PageIterator(file, info.pages());
                 opened.add(it);
                 return it;
@@ -200,7 +201,7 @@ public final class Snapshots {
      * Second pass over a verified file: yields its pages, and fails with
      * {@link CorruptSnapshotException} if the file changed since it was verified.
      */
-    private static final class PageIterator implements Iterator<World.Page> {
+    private static final class PageIterator implements Iterator<WorldPages.Page> {
         private final SnapshotReader reader;
         private final long expected;
         private SnapshotReader.Record next;
@@ -236,11 +237,11 @@ public final class Snapshots {
         }
 
         @Override
-        public World.Page next() {
+        public WorldPages.Page next() {
             if (next == null) {
                 throw new NoSuchElementException();
             }
-            World.Page page = new World.Page(next.mapName(), next.key(), next.blob());
+            WorldPages.Page page = new WorldPages.Page(next.mapName(), next.key(), next.blob());
             advance();
             return page;
         }

@@ -3,6 +3,7 @@ package dev.quiver.snapshots;
 import dev.quiver.storage.FieldType;
 import dev.quiver.storage.Schema;
 import dev.quiver.storage.World;
+import dev.quiver.storage.WorldPages;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,7 +54,7 @@ class SnapshotsTest {
     private static Map<String, byte[]> pages(Path dir) {
         var out = new TreeMap<String, byte[]>();
         try (World w = World.openReadOnly(dir)) {
-            w.forEachPage((map, key, blob) -> out.put(map + "/" + key, blob.clone()));
+            WorldPages.forEach(w, (map, key, blob) -> out.put(map + "/" + key, blob.clone()));
         }
         return out;
     }

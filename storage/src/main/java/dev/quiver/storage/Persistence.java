@@ -107,7 +107,7 @@ final class Persistence {
     }
 
     /** Streams every persistent page of the in-memory state (outside a transaction: the committed state). */
-    void forEachPage(World.PageVisitor visitor) {
+    void forEachPage(WorldPages.PageVisitor visitor) {
         for (int m = 0; m < WorldFormat.MAP_NAMES.length; m++) {
             for (long k : format.expectedKeys(m)) {
                 byte[] b = format.serialize(m, k);
@@ -124,7 +124,7 @@ final class Persistence {
      * change is never committed: the committed state is read back afterwards. Runs where a
      * transaction would (the caller marks one open).
      */
-    void forEachSnapshotPage(World.PageVisitor visitor, java.util.function.BooleanSupplier removeTransient) {
+    void forEachSnapshotPage(WorldPages.PageVisitor visitor, java.util.function.BooleanSupplier removeTransient) {
         boolean removed = false;
         try {
             removed = removeTransient.getAsBoolean();
@@ -146,9 +146,9 @@ final class Persistence {
      *
      * @throws BadInputException when a page names an unknown map
      */
-    static void commitPages(Store st, Iterable<World.Page> pages) {
+    static void commitPages(Store st, Iterable<WorldPages.Page> pages) {
         var entries = new ArrayList<Journal.Entry>();
-        for (World.Page p : pages) {
+        for (WorldPages.Page p : pages) {
             int m = Arrays.asList(WorldFormat.MAP_NAMES).indexOf(p.mapName());
             if (m < 0) {
                 throw new BadInputException("unknown map '" + p.mapName() + "' in pages");

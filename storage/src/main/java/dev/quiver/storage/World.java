@@ -95,15 +95,6 @@ public final class World implements AutoCloseable {
 
     private final Transactions tx;
 
-    /** One persistent page, for snapshots: the map it belongs to, its key and its blob. */
-    public record Page(String mapName, long key, byte[] blob) {}
-
-    /** Receives persistent pages ({@link #forEachPage}). */
-    @FunctionalInterface
-    public interface PageVisitor {
-        void visit(String mapName, long key, byte[] blob);
-    }
-
     private World(Store store, boolean readOnly) {
         this.dir = store.dir;
         this.readOnly = readOnly;
@@ -181,19 +172,6 @@ public final class World implements AutoCloseable {
         return Store.isWorld(dir);
     }
 
-    private static World openStore(Store st, boolean readOnly) {
-        World w = new World(st, readOnly);
-        try {
-            w.persistence.load();
-        } catch (QuiverException e) {
-            w.close();
-            throw e;
-        } catch (RuntimeException e) {
-            w.close();
-            throw new CorruptionException("corrupt world " + st.dir + ": " + e, e);
-        }
-        return w;
-    }
 
     /** The world directory. */
     public Path directory() {
@@ -762,10 +740,10 @@ public final class World implements AutoCloseable {
         return checker.warnings();
     }
 
-    // ------------------------------------------------------------------ snapshot SPI
+    // ------------------------------------------------------------------ for WorldPages (the snapshot SPI)
 
-    /** Streams every persistent page of the committed state (not inside a transaction). */
-    public void forEachPage(PageVisitor visitor) {
+    /** Streams the committed pages ({@link WorldPages#forEach}). */
+    void forEachPage(WorldPages.PageVisitor visitor) {
         ensureOpen();
         if (tx.open()) {
             throw new IllegalStateException("forEachPage inside a transaction");
@@ -773,35 +751,25 @@ public final class World implements AutoCloseable {
         persistence.forEachPage(visitor);
     }
 
-    /**
-     * Streams the pages of the committed state without the pairs of {@code Transient} relationships
-     * ({@link Builtin#TRANSIENT}, Tecs {@code transient}, FEATURES TEC-23): what a snapshot holds.
-     * The live world keeps them (they survive a close and reopen); a world restored from these pages
-     * has none. Not inside a transaction; works on a read-only world too: the pairs are removed in
-     * memory only and the committed state is read back afterwards.
-     */
-    public void forEachSnapshotPage(PageVisitor visitor) {
+    /** Streams the committed pages without Transient pairs ({@link WorldPages#forEachForSnapshot}). */
+    void forEachSnapshotPage(WorldPages.PageVisitor visitor) {
         ensureOpen();
         tx.inside("forEachSnapshotPage", () -> persistence.forEachSnapshotPage(visitor, rules::removeTransientPairs));
     }
 
-    /**
-     * Creates a new world in {@code dir} from pages written by {@link #forEachPage}, and returns
-     * it open for writing. The pages are checked by loading them.
-     *
-     * @throws dev.quiver.error.BadInputException when {@code dir} is not empty, a map name is unknown,
-     *                                         or the pages do not form a consistent world
-     */
-    public static World restorePages(Path dir, Iterable<Page> pages) {
-        // built whole in a temporary sibling and renamed into place: never half made
-        Store.create(dir, st -> {
-            Persistence.commitPages(st, pages);
-            List<String> problems = openStore(st, false).check();
-            if (!problems.isEmpty()) {
-                throw new dev.quiver.error.BadInputException("restored world is inconsistent: " + problems.get(0));
-            }
-        });
-        return open(dir);
+    /** Opens the world a store holds, loading its committed state (for {@link WorldPages#restore}). */
+    static World openStore(Store st, boolean readOnly) {
+        World w = new World(st, readOnly);
+        try {
+            w.persistence.load();
+        } catch (QuiverException e) {
+            w.close();
+            throw e;
+        } catch (RuntimeException e) {
+            w.close();
+            throw new CorruptionException("corrupt world " + st.dir + ": " + e, e);
+        }
+        return w;
     }
 
     // ------------------------------------------------------------------ bootstrap and load

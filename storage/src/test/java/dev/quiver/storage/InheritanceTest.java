@@ -44,7 +44,7 @@ class InheritanceTest {
     /** Every persistent page of the committed world, as text: equal lists mean equal worlds. */
     static List<String> state(World w) {
         var out = new ArrayList<String>();
-        w.forEachPage((map, key, blob) -> out.add(map + ":" + key + ":" + Base64.getEncoder().encodeToString(blob)));
+        WorldPages.forEach(w, (map, key, blob) -> out.add(map + ":" + key + ":" + Base64.getEncoder().encodeToString(blob)));
         out.sort(null);
         return out;
     }

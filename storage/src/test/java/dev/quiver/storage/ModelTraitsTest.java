@@ -231,11 +231,11 @@ class ModelTraitsTest {
         w = World.open(dir);
         follower = w.resolve("follower");
         assertTrue(w.has(follower, w.id("(Hovering, pad)")), "a close and reopen keeps transient pairs");
-        var pages = new ArrayList<World.Page>();
-        w.forEachSnapshotPage((m, k, b) -> pages.add(new World.Page(m, k, b)));
+        var pages = new ArrayList<WorldPages.Page>();
+        WorldPages.forEachForSnapshot(w, (m, k, b) -> pages.add(new WorldPages.Page(m, k, b)));
         assertTrue(w.has(follower, w.id("(Hovering, pad)")), "the live world keeps them");
         assertEquals(List.of(), w.check());
-        try (World restored = World.restorePages(tmp.resolve("r"), pages)) {
+        try (World restored = WorldPages.restore(tmp.resolve("r"), pages)) {
             long f = restored.resolve("follower");
             assertFalse(restored.has(f, restored.id("(Hovering, *)")));
             assertEquals(0.3, ((Number) restored.get(f, restored.id("(Follows, leader)")).get("delay")).doubleValue());

@@ -448,9 +448,9 @@ class WorldModelTest {
 
     /** The pages of a snapshot, restored: the model's entities with their ids, H's pairs left out. */
     private String snapshotRestored(long seed, int step) {
-        var pages = new ArrayList<World.Page>();
-        w.forEachSnapshotPage((m, k, b) -> pages.add(new World.Page(m, k, b)));
-        try (World r = World.restorePages(tmp.resolve("restored-" + seed + "-" + (restores++)), pages)) {
+        var pages = new ArrayList<WorldPages.Page>();
+        WorldPages.forEachForSnapshot(w, (m, k, b) -> pages.add(new WorldPages.Page(m, k, b)));
+        try (World r = WorldPages.restore(tmp.resolve("restored-" + seed + "-" + (restores++)), pages)) {
             for (var en : model.ids.entrySet()) {
                 var want = new TreeSet<String>(en.getValue());
                 want.removeIf(id -> id.startsWith("(H,"));

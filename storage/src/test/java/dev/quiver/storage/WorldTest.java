@@ -269,9 +269,9 @@ class WorldTest {
                 w.add(e, w.pair(w.entity("LocatedIn"), w.resolve("n" + (i - 1) / 10)));
             }
         }
-        var pages = new java.util.ArrayList<World.Page>();
-        w.forEachPage((m, k, b) -> pages.add(new World.Page(m, k, b)));
-        try (World r = World.restorePages(tmp.resolve("r"), pages)) {
+        var pages = new java.util.ArrayList<WorldPages.Page>();
+        WorldPages.forEach(w, (m, k, b) -> pages.add(new WorldPages.Page(m, k, b)));
+        try (World r = WorldPages.restore(tmp.resolve("r"), pages)) {
             assertEquals(w.entityCount(), r.entityCount());
             assertEquals(new Position(2999, -2999), r.get(r.resolve("n2999"), Position.class));
             assertEquals(List.of(), r.check());

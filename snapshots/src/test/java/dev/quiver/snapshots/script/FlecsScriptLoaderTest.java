@@ -3,6 +3,7 @@ package dev.quiver.snapshots.script;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.ConstraintException;
 import dev.quiver.storage.World;
+import dev.quiver.storage.WorldPages;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,7 +59,7 @@ class FlecsScriptLoaderTest {
     /** Every persistent page: equal fingerprints mean equal committed states. */
     private Map<String, String> fingerprint() {
         Map<String, String> pages = new TreeMap<>();
-        w.forEachPage((map, key, blob) -> pages.put(map + "/" + key, Arrays.hashCode(blob) + ":" + blob.length));
+        WorldPages.forEach(w, (map, key, blob) -> pages.put(map + "/" + key, Arrays.hashCode(blob) + ":" + blob.length));
         return pages;
     }
 

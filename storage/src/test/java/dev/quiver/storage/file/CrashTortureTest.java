@@ -1,6 +1,7 @@
 package dev.quiver.storage.file;
 
 import dev.quiver.storage.World;
+import dev.quiver.storage.WorldPages;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -97,11 +98,11 @@ class CrashTortureTest {
     }
 
     private static void restore(Path dir, Path target) {
-        var pages = new ArrayList<World.Page>();
+        var pages = new ArrayList<WorldPages.Page>();
         try (World w = World.openReadOnly(dir)) {
-            w.forEachPage((m, k, b) -> pages.add(new World.Page(m, k, b)));
+            WorldPages.forEach(w, (m, k, b) -> pages.add(new WorldPages.Page(m, k, b)));
         }
-        World.restorePages(target, pages).close();
+        WorldPages.restore(target, pages).close();
         System.out.println("restored");
     }
 
@@ -199,11 +200,11 @@ class CrashTortureTest {
                     // a retry is not blocked by what the killed restore left, and clears it
                     final int l = lo, h = hi;
                     ChildJvm.within(90, where + " retried restore", () -> {
-                        var pages = new ArrayList<World.Page>();
+                        var pages = new ArrayList<WorldPages.Page>();
                         try (World w = World.openReadOnly(dir)) {
-                            w.forEachPage((m, k, b) -> pages.add(new World.Page(m, k, b)));
+                            WorldPages.forEach(w, (m, k, b) -> pages.add(new WorldPages.Page(m, k, b)));
                         }
-                        try (World w = World.restorePages(target, pages)) {
+                        try (World w = WorldPages.restore(target, pages)) {
                             return verify(w, l, h, baseCount, where + " retried restore");
                         }
                     });

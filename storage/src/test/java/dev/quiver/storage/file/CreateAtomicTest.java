@@ -1,6 +1,7 @@
 package dev.quiver.storage.file;
 
 import dev.quiver.storage.World;
+import dev.quiver.storage.WorldPages;
 import dev.quiver.storage.WorldExistsException;
 
 import dev.quiver.error.StorageIOException;
@@ -39,10 +40,10 @@ class CreateAtomicTest {
         }
     }
 
-    private static List<World.Page> pagesOf(Path source) {
-        var pages = new ArrayList<World.Page>();
+    private static List<WorldPages.Page> pagesOf(Path source) {
+        var pages = new ArrayList<WorldPages.Page>();
         try (World w = World.openReadOnly(source)) {
-            w.forEachPage((m, k, b) -> pages.add(new World.Page(m, k, b)));
+            WorldPages.forEach(w, (m, k, b) -> pages.add(new WorldPages.Page(m, k, b)));
         }
         return pages;
     }
@@ -99,7 +100,7 @@ class CreateAtomicTest {
         if (args[0].equals("create")) {
             World.create(target).close();
         } else {
-            World.restorePages(target, pagesOf(Path.of(args[3]))).close();
+            WorldPages.restore(target, pagesOf(Path.of(args[3]))).close();
         }
         System.exit(3);
     }
@@ -117,7 +118,7 @@ class CreateAtomicTest {
                 if (mode.equals("create")) {
                     World.create(dir).close();
                 } else {
-                    World.restorePages(dir, pagesOf(src)).close();
+                    WorldPages.restore(dir, pagesOf(src)).close();
                     assertRestored(dir);
                 }
                 assertEquals(List.of(), siblings(dir), "a dead process's leftover is removed");
@@ -128,7 +129,7 @@ class CreateAtomicTest {
     @Test
     void twoRestoresRacingForOnePathHaveOneWinner() throws Exception {
         Path src = source();
-        List<World.Page> pages = pagesOf(src);
+        List<WorldPages.Page> pages = pagesOf(src);
         Path dir = Files.createDirectory(tmp.resolve("r")); // an empty directory may be restored into
         var built = new CyclicBarrier(2);
         Store.hooks = new StoreHooks() {
@@ -147,7 +148,7 @@ class CreateAtomicTest {
         var losses = new ArrayList<Throwable>();
         Runnable restore = () -> {
             try {
-                World.restorePages(dir, pages).close();
+                WorldPages.restore(dir, pages).close();
                 wins.incrementAndGet();
             } catch (Throwable t) {
                 synchronized (losses) {
@@ -167,7 +168,7 @@ class CreateAtomicTest {
         Store.hooks = StoreHooks.NONE;
         assertRestored(dir);
         assertEquals(List.of(), siblings(dir));
-        var e = assertThrows(WorldExistsException.class, () -> World.restorePages(dir, pages));
+        var e = assertThrows(WorldExistsException.class, () -> WorldPages.restore(dir, pages));
         assertTrue(e.getMessage().contains("not empty"), e.getMessage());
         assertRestored(dir);
     }

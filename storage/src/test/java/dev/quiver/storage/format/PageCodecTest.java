@@ -5,6 +5,7 @@ import dev.quiver.index.ReverseIndex;
 import dev.quiver.storage.FieldType;
 import dev.quiver.storage.Schema;
 import dev.quiver.storage.World;
+import dev.quiver.storage.WorldPages;
 import dev.quiver.storage.WorldFormatException;
 import dev.quiver.storage.entity.EntityIndex;
 import dev.quiver.storage.entity.EntityNames;
@@ -89,7 +90,7 @@ class PageCodecTest {
                 }
             });
             assertEquals(List.of(), w.check());
-            w.forEachPage((map, key, blob) -> PAGES.add(new Object[] {Arrays.asList(WorldFormat.MAP_NAMES).indexOf(map), key, blob}));
+            WorldPages.forEach(w, (map, key, blob) -> PAGES.add(new Object[] {Arrays.asList(WorldFormat.MAP_NAMES).indexOf(map), key, blob}));
         }
     }
 
