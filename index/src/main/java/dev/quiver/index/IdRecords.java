@@ -22,7 +22,7 @@ import java.util.function.ToIntFunction;
  * <p><b>Built when read.</b> After {@link #rebuildFrom} (a world was read) nothing is built: the
  * first reads of a key scan the tables for it alone (a reader that runs one query touches a few
  * keys), and after {@link #LAZY_KEYS} such keys, or at the first change, {@link #keys()} or
- * {@link #size()}, the whole index is built in one pass. Either way every read sees exactly what a
+ * {@link #size()}, the whole index is built in one pass ({@link #build()}). Either way every read sees exactly what a
  * whole build gives.
  *
  * @param <T> the table type
@@ -79,7 +79,7 @@ public final class IdRecords<T> {
         }
         if (l == null) {
             if (++scannedKeys > LAZY_KEYS) {
-                buildAll();
+                build();
                 return records.get(key);
             }
             l = new ArrayList<>();
@@ -99,11 +99,6 @@ public final class IdRecords<T> {
      * the set of tables, so that a later build cannot see a table twice or miss one.
      */
     public void build() {
-        buildAll();
-    }
-
-    /** Builds every record in one pass over the tables (ascending id: every add appends). */
-    private void buildAll() {
         TableSource<T> src = source;
         if (src == null) {
             return;
@@ -139,7 +134,7 @@ public final class IdRecords<T> {
      * @return true when the record is new (no table held the key before)
      */
     public boolean add(long key, T table) {
-        buildAll();
+        build();
         ArrayList<T> l = records.get(key);
         boolean created = l == null;
         if (created) {
@@ -165,7 +160,7 @@ public final class IdRecords<T> {
      * @return true when the record is gone afterwards
      */
     public boolean remove(long key, T table) {
-        buildAll();
+        build();
         ArrayList<T> l = records.get(key);
         if (l == null) {
             return false;
@@ -204,7 +199,7 @@ public final class IdRecords<T> {
      * @return true when the record is gone afterwards (no table holds the key any more)
      */
     public boolean removeIf(long key, Predicate<? super T> drop) {
-        buildAll();
+        build();
         ArrayList<T> l = records.get(key);
         if (l == null) {
             return false;
@@ -219,19 +214,19 @@ public final class IdRecords<T> {
 
     /** Drops a whole record. */
     public void remove(long key) {
-        buildAll();
+        build();
         records.remove(key);
     }
 
     /** Number of records. */
     public int size() {
-        buildAll();
+        build();
         return records.size();
     }
 
     /** The keys of every record; do not modify. */
     public LongSet keys() {
-        buildAll();
+        build();
         return records.keySet();
     }
 
