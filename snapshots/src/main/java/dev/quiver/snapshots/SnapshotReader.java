@@ -36,7 +36,6 @@ final class SnapshotReader implements Closeable {
     private long pages;
     private boolean ended;
 
-
     /**
      * Opens the file and checks the header; for another version, checks the whole-file checksum to
      * tell a genuine other version from damage.
