@@ -158,20 +158,7 @@ final class Answer {
                        RowSink sink) {
         long start = System.nanoTime();
         Query q = parse(w, text, preset);
-        List<String> vars = List.copyOf(q.variableNames());
-        boolean hasThis = q.hasThis();
-        long first = countFirst ? q.count() : -1;
-        sink.head(head(text, q, first));
-        int[] shown = {0};
-        if (limit == null || limit > 0) {
-            q.each(r -> {
-                sink.row(row(w, r, hasThis, vars));
-                shown[0]++;
-                return limit == null || shown[0] < limit;
-            });
-        }
-        long count = first >= 0 ? first : limit == null || shown[0] < limit ? shown[0] : q.count();
-        sink.end(count, shown[0], System.nanoTime() - start);
+        emit(w, text, q, limit, countFirst, q::each, q::count, sink, start);
     }
 
     /**
@@ -197,19 +184,42 @@ final class Answer {
         if (sink == null) {
             return cq.count();
         }
-        Query q = cq.query();
+        CachedQuery c = cq;
+        java.util.function.Consumer<java.util.function.Predicate<QueryRow>> rows = visit -> {
+            for (QueryRow r : c.rows(limit == null ? -1 : limit)) {
+                if (!visit.test(r)) {
+                    return;
+                }
+            }
+        };
+        return emit(w, text, cq.query(), limit, countFirst, rows, cq::count, sink, start);
+    }
+
+    /**
+     * The common part of {@link #stream} and {@link #streamCached}: the head (with the count first
+     * when asked), the rows {@code each} visits up to {@code limit}, then the total count (counted
+     * apart only when the limit cut the rows short).
+     *
+     * @return the total count
+     */
+    private static long emit(World w, String text, Query q, Integer limit, boolean countFirst,
+                             java.util.function.Consumer<java.util.function.Predicate<QueryRow>> each,
+                             java.util.function.LongSupplier count, RowSink sink, long start) {
         List<String> vars = List.copyOf(q.variableNames());
         boolean hasThis = q.hasThis();
-        long first = countFirst ? cq.count() : -1;
+        long first = countFirst ? count.getAsLong() : -1;
         sink.head(head(text, q, first));
-        int shown = 0;
-        for (QueryRow r : cq.rows(limit == null ? -1 : limit)) {
-            sink.row(row(w, r, hasThis, vars));
-            shown++;
+        int[] shown = {0};
+        if (limit == null || limit > 0) {
+            each.accept(r -> {
+                sink.row(row(w, r, hasThis, vars));
+                shown[0]++;
+                return limit == null || shown[0] < limit;
+            });
         }
-        long count = first >= 0 ? first : limit == null || shown < limit ? shown : cq.count();
-        sink.end(count, shown, System.nanoTime() - start);
-        return count;
+        long total = first >= 0 ? first : limit == null || shown[0] < limit ? shown[0] : count.getAsLong();
+        sink.end(total, shown[0], System.nanoTime() - start);
+        return total;
     }
 
     private static Row row(World w, QueryRow r, boolean hasThis, List<String> vars) {
