@@ -181,10 +181,13 @@ final class Answer {
         if (orderBy != null) {
             cq = cq.orderBy(orderBy, descending);
         }
-        if (sink == null) {
-            return cq.count();
+        try (CachedQuery c = cq) {
+            return sink == null ? c.count() : emitCached(w, text, c, limit, countFirst, sink, start);
         }
-        CachedQuery c = cq;
+    }
+
+    private static long emitCached(World w, String text, CachedQuery c, Integer limit, boolean countFirst, RowSink sink,
+                                   long start) {
         java.util.function.Consumer<java.util.function.Predicate<QueryRow>> rows = visit -> {
             for (QueryRow r : c.rows(limit == null ? -1 : limit)) {
                 if (!visit.test(r)) {
@@ -192,7 +195,7 @@ final class Answer {
                 }
             }
         };
-        return emit(w, text, cq.query(), limit, countFirst, rows, cq::count, sink, start);
+        return emit(w, text, c.query(), limit, countFirst, rows, c::count, sink, start);
     }
 
     /**

@@ -685,6 +685,14 @@ public final class World implements AutoCloseable {
     }
 
     /**
+     * Tells {@code listener} of every table that appears or disappears from now on
+     * ({@link TableSet#listen}); the returned action unregisters it and must be called.
+     */
+    public Runnable onTables(dev.quiver.storage.table.TableListener listener) {
+        return tables.listen(listener);
+    }
+
+    /**
      * The reverse index: calls {@code action} with every entity that directly owns
      * {@code (relationship, target)}; {@code relationship} may be {@link Ids#WILDCARD}.
      */

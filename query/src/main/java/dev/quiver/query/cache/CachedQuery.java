@@ -21,7 +21,7 @@ import java.util.function.Consumer;
 /**
  * A cached query (Flecs v4 cached queries, FEATURES.md QK-01..QK-06, QK-14, QK-17..QK-19): it
  * keeps the tables its {@code $this} terms match ({@link TableFilter}) and stays matched as tables
- * appear and disappear ({@link TableCache}, driven by {@link World#tableEpoch()}); each evaluation
+ * appear and disappear ({@link TableCache}, driven by the world's table events); each evaluation
  * walks only those tables, in cache order, and the evaluator checks the remaining terms as for an
  * uncached query. Caching never changes results: the rows are those of the same query uncached,
  * as a multiset (QK-01, "caching never changes results").
@@ -44,23 +44,55 @@ import java.util.function.Consumer;
  * <p>Like a Flecs query, the plan reflects the relationship traits at creation. Not thread-safe;
  * one instance per thread.
  */
-public final class CachedQuery {
+public final class CachedQuery implements AutoCloseable {
     private final World world;
     private final QueryAst ast;
     private final Query query;
     private final TableFilter filter;
-    private final TableCache cache;
     private final Grouping grouping;
     private final OrderKey order;
+    /** Made at the first evaluation (so that groupBy, orderBy and set chains register nothing). */
+    private TableCache cache;
+    private boolean closed;
+    /** The table walk of a cascade query and the sorted rows of an ordered one, and when they were made. */
+    private List<Table> depthWalk;
+    private long depthStamp0 = -1, depthStamp1 = -1;
+    private List<QueryRow> sorted;
+    private long sortStamp0 = -1, sortStamp1 = -1;
+    private long sorts;
 
     private CachedQuery(World world, QueryAst ast, Query query, Grouping grouping, OrderKey order) {
         this.world = world;
         this.ast = ast;
         this.query = query;
         this.filter = TableFilter.of(query.compiledPlan());
-        this.cache = new TableCache(world, filter);
         this.grouping = grouping;
         this.order = order;
+    }
+
+    private TableCache cache() {
+        if (closed) {
+            throw new IllegalStateException("cached query '" + ast.text() + "' was closed");
+        }
+        if (cache == null) {
+            Grouping.Keys keys = grouping != null && grouping.kind() == Grouping.Kind.TARGET ? grouping.keys(world) : null;
+            cache = new TableCache(world, filter, keys == null ? null : keys::target);
+        }
+        return cache;
+    }
+
+    /**
+     * Stops following the world's tables (unregisters the table-event listener). Evaluating
+     * afterwards throws {@link IllegalStateException}. Idempotent.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        if (cache != null) {
+            cache.close();
+        }
+        depthWalk = null;
+        sorted = null;
     }
 
     /**
@@ -139,14 +171,17 @@ public final class CachedQuery {
     /**
      * This query sorted by {@code key} inside each group (a new cached query).
      *
-     * @param key {@code id} or {@code Component.member}
+     * @param key {@code id}, {@code Component.member} (read on the source of the first field
+     *     querying the component, else on {@code $this}) or {@code Component.member(source)} (the
+     *     field with that source: {@code $this}, {@code $var} or an entity path); see {@link OrderKey}
      * @param descending largest first
-     * @throws QueryOrderingException for a key naming no member of a component, or a query
-     *     without {@code $this}
+     * @throws QueryOrderingException for a key naming no member of a component, a source no field
+     *     of the component has, a Not or *From field, a field on {@code _}, or a query without
+     *     {@code $this} (Flecs sorts the {@code $this} tables)
      */
     public CachedQuery orderBy(String key, boolean descending) {
         needThis("orderBy(" + key + ")");
-        return new CachedQuery(world, ast, query, grouping, OrderKey.parse(world, key, descending));
+        return new CachedQuery(world, ast, query, grouping, OrderKey.parse(world, query.compiledPlan(), key, descending));
     }
 
     /** {@link #orderBy(String, boolean)} ascending. */
@@ -187,17 +222,35 @@ public final class CachedQuery {
 
     /** The tables matched now, in cache order (empty ones included). Do not hold across mutations. */
     public List<Table> tables() {
-        return cache.tables();
+        return cache().tables();
     }
 
     /** Number of table matches since creation: each table is matched once while it exists (QK-05). */
     public long tableMatches() {
-        return cache.matches();
+        return cache().matches();
+    }
+
+    /**
+     * Number of scans of the world's whole table list: one, when the cache is made (the first
+     * evaluation); afterwards table events keep the cache matched.
+     */
+    public long tableRescans() {
+        return cache().rescans();
+    }
+
+    /**
+     * Number of sorts done: of the rows, for an ordered query, and of the tables by depth, for a
+     * cascade query. An evaluation sorts again only when the world changed since the last sort
+     * (a write, {@link World#writeCount()}, or a table event); a groupBy query keeps its tables
+     * filed by group as they appear and never sorts them.
+     */
+    public long sorts() {
+        return sorts;
     }
 
     /** Calls {@code action} with every result, grouped and ordered as configured. */
     public void forEach(Consumer<QueryRow> action) {
-        run(walk(), action);
+        run(walk(), true, action);
     }
 
     /**
@@ -253,22 +306,54 @@ public final class CachedQuery {
                 in.add(t);
             }
         }
-        run(in, action);
+        run(in, false, action);
     }
 
-    /** The tables to walk: the cache's, in group order when grouped. */
+    /**
+     * The tables to walk: the cache's, in group order when grouped (groupBy: kept filed by the
+     * cache; cascade: sorted by depth again only when the world changed).
+     */
     private List<Table> walk() {
-        List<Table> ts = new ArrayList<>(filter.usable(world) ? cache.tables() : world.allTables());
-        if (grouping != null) {
+        TableCache c = cache();
+        if (!filter.usable(world)) { // a deleted constant: every table, as an uncached run
+            List<Table> ts = new ArrayList<>(world.allTables());
+            if (grouping != null) {
+                Grouping.Keys keys = grouping.keys(world);
+                ts.sort((a, b) -> grouping.compare(keys.of(a), keys.of(b)));
+                sorts++;
+            }
+            return ts;
+        }
+        if (grouping == null || grouping.kind() == Grouping.Kind.TARGET) {
+            return c.tables();
+        }
+        if (depthWalk == null || depthStamp0 != c.events() || depthStamp1 != world.writeCount()) {
+            List<Table> ts = new ArrayList<>(c.tables());
             Grouping.Keys keys = grouping.keys(world);
             ts.sort((a, b) -> grouping.compare(keys.of(a), keys.of(b)));
+            sorts++;
+            depthWalk = ts;
+            depthStamp0 = c.events();
+            depthStamp1 = world.writeCount();
         }
-        return ts;
+        return depthWalk;
     }
 
-    private void run(List<Table> tables, Consumer<QueryRow> action) {
-        if (grouping == null && order == null) {
+    /**
+     * Hands out the rows of {@code tables}: in table order when neither grouped nor ordered; else
+     * sorted by (group, key), stable (an up or self|up term may hand out a table's rows apart from
+     * the table walk, so rows are grouped again), the sorted rows kept while the world does not
+     * change.
+     */
+    private void run(List<Table> tables, boolean whole, Consumer<QueryRow> action) {
+        if (order == null && grouping == null) {
             query.forEachIn(tables, action);
+            return;
+        }
+        TableCache c = cache();
+        if (whole && sorted != null && sortStamp0 == c.events() && sortStamp1 == world.writeCount()
+            && filter.usable(world)) {
+            sorted.forEach(action);
             return;
         }
         List<QueryRow> rows = new ArrayList<>();
@@ -289,12 +374,20 @@ public final class CachedQuery {
             }
         }
         java.util.Arrays.sort(idx, (a, b) -> {
-            int c = keys == null ? 0 : grouping.compare(group[a], group[b]);
-            return c != 0 || order == null ? c : order.compare(key[a], key[b]);
+            int k = keys == null ? 0 : grouping.compare(group[a], group[b]);
+            return k != 0 || order == null ? k : order.compare(key[a], key[b]);
         });
+        sorts++;
+        List<QueryRow> out = new ArrayList<>(n);
         for (Integer i : idx) {
-            action.accept(rows.get(i));
+            out.add(rows.get(i));
         }
+        if (whole) {
+            sorted = out;
+            sortStamp0 = c.events();
+            sortStamp1 = world.writeCount();
+        }
+        out.forEach(action);
     }
 
     private Table tableOf(QueryRow r) {

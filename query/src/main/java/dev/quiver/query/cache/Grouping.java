@@ -63,7 +63,8 @@ record Grouping(Kind kind, long relationship, boolean descending, String text) {
             return key;
         }
 
-        private long target(Table t) {
+        /** The group of a table under {@link Kind#TARGET}: read from its type alone. */
+        long target(Table t) {
             int r = Ids.index(relationship);
             for (long id : t.type()) {
                 if (!Ids.isPair(id)) {

@@ -37,6 +37,25 @@ public final class TableSet {
     private ArrayList<Long2ObjectOpenHashMap<Table>> removeEdges = new ArrayList<>();
     /** Rises whenever a table appears or disappears (see {@link #epoch()}). */
     private long epoch;
+    /** Told of every table that appears or disappears ({@link #listen}); copied on change. */
+    private TableListener[] listeners = new TableListener[0];
+
+    /** Registers {@code l} (held strongly); the returned action unregisters it (idempotent). */
+    public Runnable listen(TableListener l) {
+        listeners = Arrays.copyOf(listeners, listeners.length + 1);
+        listeners[listeners.length - 1] = l;
+        return () -> listeners = Arrays.stream(listeners).filter(x -> x != l).toArray(TableListener[]::new);
+    }
+
+    private void tell(Table t, boolean created) {
+        for (TableListener l : listeners) {
+            if (created) {
+                l.created(t);
+            } else {
+                l.deleted(t);
+            }
+        }
+    }
 
     private record TypeKey(long[] type) {
         @Override
@@ -67,6 +86,7 @@ public final class TableSet {
     /** Forgets every table (before a reload). */
     public void clear() {
         epoch++;
+        forEach(t -> tell(t, false));
         tables = new ArrayList<>();
         byType = new HashMap<>();
         freeIds = new IntArrayList();
@@ -303,6 +323,7 @@ public final class TableSet {
         tables.set(id, t);
         byType.put(new TypeKey(t.type()), t);
         epoch++;
+        tell(t, true);
     }
 
     /**
@@ -316,6 +337,7 @@ public final class TableSet {
             tables.set(id, null);
             byType.remove(new TypeKey(t.type()));
             epoch++;
+            tell(t, false);
         }
     }
 
@@ -402,6 +424,7 @@ public final class TableSet {
             byType.remove(new TypeKey(t.type()));
             changes.table(t.id());
             keys.addAll(Types.recordKeys(t.type()));
+            tell(t, false);
         }
         changes.meta();
         if (drop.size() <= 16) {
