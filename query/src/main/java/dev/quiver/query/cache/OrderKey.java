@@ -143,6 +143,9 @@ record OrderKey(long component, int field, int queryField, boolean descending, S
         if (s.field() == field && s.term() != null) {
             return s;
         }
+        if (s.field() == field && s.inner() != null && s.inner().term() != null) {
+            return s.inner(); // a Not step: its term is the inner one's
+        }
         if (s.inner() != null) {
             Step f = stepOf(s.inner(), field);
             if (f != null) {

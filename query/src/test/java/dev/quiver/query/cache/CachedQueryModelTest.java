@@ -4,6 +4,8 @@ import dev.quiver.index.Ids;
 import dev.quiver.query.Query;
 import dev.quiver.query.QueryRow;
 import dev.quiver.storage.Builtin;
+import dev.quiver.storage.FieldType;
+import dev.quiver.storage.Schema;
 import dev.quiver.storage.World;
 import dev.quiver.storage.table.Table;
 import org.junit.jupiter.api.Test;
@@ -14,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 
@@ -37,6 +40,18 @@ class CachedQueryModelTest {
         "A(up)", "B, A(self|up)", "A, !{(R, $x), B($x)}", "(R, _)", "!A, B", "$x(t1), A", "A, (R, $x), !C($x)",
         "C, !(R, t2)", "(ChildOf, $p), B($p)", "A, $this != e3", "A, B(up), !C", "?A", "(R, t1|self), !A",
         "A, [in] B, [none] ?C", "$C, (R, t2)", "*(t1)", "A, Transform(cascade)", "Transform(cascade|desc), B",
+        "Val", "A, ?Val", "Val(up)", "(R, $x), Val($x)", "A || B, Val(self|up)",
+    };
+
+    /**
+     * Grouped and ordered cached queries: {query, groupBy relationship or null, order key or
+     * null, descending}. Their order is checked against keys worked out here from the world.
+     */
+    private static final String[][] ORDERED = {
+        {"A", "R", null, ""}, {"Val", null, "Val.n", ""}, {"Val, B", "R", "Val.n", "desc"},
+        {"A, ?Val", null, "Val.n", ""}, {"(R, $x), Val($x)", null, "Val.n($x)", ""},
+        {"A, Val(up)", "R", "Val.n", "desc"}, {"Val(self|up)", null, "Val.n", ""}, {"B || C", "R", "id", "desc"},
+        {"Transform(cascade), ?Val", null, "Val.n", ""}, {"Val, Val(t1)", null, "Val.n(t1)", ""},
     };
 
     @Test
@@ -45,6 +60,7 @@ class CachedQueryModelTest {
         System.out.println("CachedQueryModelTest seed " + seed + " (reproduce with -Dquiver.seed=" + seed + ")");
         Random rnd = new Random(seed);
         World w = World.create(dir.resolve("w"));
+        List<CachedQuery> cached = new ArrayList<>();
         try {
             List<Long> ents = new ArrayList<>();
             String[] ids = {"A", "B", "C", "Transform", "(R,t1)", "(R,t2)", "(R,t3)"};
@@ -52,14 +68,25 @@ class CachedQueryModelTest {
                 for (String n : new String[] {"A", "B", "C", "Transform", "R", "t1", "t2", "t3"}) {
                     w.entity(n);
                 }
+                w.component("Val", Schema.of("n", FieldType.I32));
                 for (int i = 0; i < 12; i++) {
                     ents.add(w.entity("e" + i));
                 }
                 w.add(w.lookup("t1"), w.lookup("A"));
+                w.set(w.lookup("t1"), w.lookup("Val"), Map.of("n", 7));
             });
-            List<CachedQuery> cached = new ArrayList<>();
             for (String q : QUERIES) {
                 cached.add(CachedQuery.parse(w, q));
+            }
+            for (String[] o : ORDERED) {
+                CachedQuery cq = CachedQuery.parse(w, o[0]);
+                if (o[1] != null) {
+                    cq = cq.groupBy(o[1]);
+                }
+                if (o[2] != null) {
+                    cq = cq.orderBy(o[2], o[3].equals("desc"));
+                }
+                cached.add(cq);
             }
             for (int step = 0; step < 120; step++) {
                 int batch = 1 + rnd.nextInt(6);
@@ -84,6 +111,7 @@ class CachedQueryModelTest {
                 check(w, cached, "seed " + seed + " step " + step);
             }
         } finally {
+            cached.forEach(CachedQuery::close);
             w.close();
         }
     }
@@ -95,6 +123,10 @@ class CachedQueryModelTest {
             return;
         }
         long e = ents.get(rnd.nextInt(ents.size()));
+        if (rnd.nextInt(4) == 0) { // a value: a new table the first time, a write to a column after
+            w.set(e, w.lookup("Val"), Map.of("n", rnd.nextInt(5) - 2));
+            return;
+        }
         switch (op) {
             case 1:
                 if (ents.size() > 4) {
@@ -140,6 +172,9 @@ class CachedQueryModelTest {
     }
 
     private static void check(World w, List<CachedQuery> cached, String where) {
+        for (int i = 0; i < ORDERED.length; i++) {
+            checkOrder(w, cached.get(QUERIES.length + i), ORDERED[i], where);
+        }
         Set<Table> alive = Collections.newSetFromMap(new IdentityHashMap<>());
         alive.addAll(w.allTables());
         for (CachedQuery cq : cached) {
@@ -160,6 +195,70 @@ class CachedQueryModelTest {
                 }
             }
         }
+    }
+
+    /**
+     * The rows of a grouped or ordered cached query come in (group, key) order, stable: the group
+     * is the target of $this's first (R, *) pair (0 without one; groups ascending) or, for cascade,
+     * the depth along ChildOf; the key is the id of $this or the member n of Val read on the
+     * named field's source ($this's own or inherited value when no field names Val).
+     */
+    private static void checkOrder(World w, CachedQuery cq, String[] o, String where) {
+        List<QueryRow> rows = cq.rows(-1);
+        long val = w.lookup("Val");
+        long[] prev = null;
+        for (QueryRow r : rows) {
+            long e = r.thisEntity();
+            long group;
+            if (o[1] != null) {
+                long[] t = w.targets(e, w.lookup(o[1]));
+                group = t.length == 0 ? 0 : t[0];
+            } else if (o[0].contains("cascade")) {
+                group = 0;
+                for (long x = e; w.targets(x, Builtin.CHILD_OF).length > 0; x = w.targets(x, Builtin.CHILD_OF)[0]) {
+                    group++;
+                }
+            } else {
+                group = 0;
+            }
+            long key;
+            if (o[2] == null) {
+                key = 0;
+            } else if (o[2].equals("id")) {
+                key = e;
+            } else {
+                int f = -1;
+                for (int i = 0; i < r.fieldCount() && f < 0; i++) {
+                    String src = o[2].contains("(") ? o[2].substring(o[2].indexOf('(') + 1, o[2].length() - 1) : null;
+                    long want = src == null ? 0 : src.equals("$x") ? r.variable("x") : w.lookup(src);
+                    if (r.fieldSet(i) && r.fieldId(i) == val
+                        && (src == null || r.fieldSource(i) == want)) {
+                        f = i;
+                    }
+                }
+                // an unset optional field reads nothing; a field set to another id neither
+                long owner = f >= 0 ? r.fieldSource(f) : hasValField(cq) ? 0 : e;
+                Map<String, Object> v = owner == 0 ? null : w.get(owner, val);
+                key = v == null ? Long.MIN_VALUE : ((Number) v.get("n")).longValue();
+            }
+            long[] cur = {group, o[3].equals("desc") ? -key : key};
+            if (key == Long.MIN_VALUE) {
+                cur[1] = Long.MIN_VALUE; // a missing value sorts first either way (descending reverses it: last)
+                if (o[3].equals("desc")) {
+                    cur[1] = Long.MAX_VALUE;
+                }
+            }
+            if (prev != null) {
+                assertTrue(prev[0] < cur[0] || prev[0] == cur[0] && prev[1] <= cur[1],
+                    where + ": " + cq + " out of order at " + w.path(e) + ": " + java.util.Arrays.toString(prev) + " then "
+                    + java.util.Arrays.toString(cur));
+            }
+            prev = cur;
+        }
+    }
+
+    private static boolean hasValField(CachedQuery cq) {
+        return cq.text().contains("Val");
     }
 
     /** Rows as sorted text: $this, variables, fields. */
@@ -208,5 +307,70 @@ class CachedQueryModelTest {
         } finally {
             w.close();
         }
+    }
+
+    @Test
+    void anUnchangedWorldNeitherRescansNorMatchesNorSorts() {
+        World w = World.create(dir.resolve("n"));
+        try {
+            long[] val = new long[1];
+            w.transaction(x -> {
+                val[0] = w.component("Val", Schema.of("n", FieldType.I32));
+                for (int i = 0; i < 6; i++) {
+                    long e = w.entity("e" + i);
+                    w.add(e, w.ensureId(i % 2 == 0 ? "A" : "B"));
+                    w.set(e, val[0], Map.of("n", 10 - i));
+                }
+            });
+            try (CachedQuery plain = CachedQuery.parse(w, "Val");
+                 CachedQuery ordered = CachedQuery.parse(w, "Val").orderBy("Val.n");
+                 CachedQuery cascade = CachedQuery.parse(w, "Val(self|cascade)")) {
+                List<String> first = paths(w, ordered.rows(-1));
+                assertEquals(List.of("e5", "e4", "e3", "e2", "e1", "e0"), first);
+                plain.rows(-1);
+                cascade.rows(-1);
+                long matches = plain.tableMatches();
+                long sorts = ordered.sorts();
+                long cascadeSorts = cascade.sorts();
+                for (int k = 0; k < 5; k++) { // the same world: no scan, no match, no sort
+                    assertEquals(6, plain.count());
+                    assertEquals(first, paths(w, ordered.rows(-1)));
+                    assertEquals(6, cascade.rows(-1).size());
+                }
+                assertEquals(1, plain.tableRescans());
+                assertEquals(1, ordered.tableRescans());
+                assertEquals(matches, plain.tableMatches(), "no table appeared: nothing matched");
+                assertEquals(sorts, ordered.sorts(), "nothing changed: the sorted rows are reused");
+                assertEquals(cascadeSorts, cascade.sorts(), "nothing changed: the depth order is reused");
+                // a value changes: sorted again, no table event
+                w.transaction(x -> w.set(w.lookup("e5"), val[0], Map.of("n", 99)));
+                assertEquals(List.of("e4", "e3", "e2", "e1", "e0", "e5"), paths(w, ordered.rows(-1)));
+                assertEquals(sorts + 1, ordered.sorts());
+                assertEquals(matches, plain.tableMatches());
+                // a new table: matched once, through the event, without a rescan
+                w.transaction(x -> w.add(w.lookup("e0"), w.ensureId("C")));
+                assertEquals(matches + 1, plain.tableMatches());
+                assertEquals(6, plain.count());
+                assertEquals(1, plain.tableRescans());
+                // a move under a parent: the cascade order is worked out again
+                w.transaction(x -> w.add(w.lookup("e0"), Ids.pair(Builtin.CHILD_OF, w.lookup("e1"))));
+                assertEquals("e1.e0", w.path(cascade.rows(-1).get(5).thisEntity()));
+                long after = cascade.sorts();
+                assertTrue(after > cascadeSorts, "sorted again after the move");
+                cascade.rows(-1);
+                assertEquals(after, cascade.sorts(), "and not again until the next change");
+                plain.close();
+                plain.close(); // idempotent
+                assertThrows(IllegalStateException.class, plain::count);
+                w.transaction(x -> w.add(w.lookup("e2"), w.ensureId("D"))); // a table event after close: no listener left
+                assertEquals(6, ordered.count());
+            }
+        } finally {
+            w.close();
+        }
+    }
+
+    private static List<String> paths(World w, List<QueryRow> rows) {
+        return rows.stream().map(r -> w.path(r.thisEntity())).toList();
     }
 }

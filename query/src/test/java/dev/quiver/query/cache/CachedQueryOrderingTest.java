@@ -198,6 +198,93 @@ class CachedQueryOrderingTest {
         assertEquals("a", w.path(CachedQuery.parse(w, "Transform").orderBy("Age.years").rows(1).get(0).thisEntity()).substring(0, 1));
     }
 
+    /**
+     * orderBy reads the value on the source of the field that queries the component: a variable
+     * (the employer's revenue), a fixed entity, the parent found by up, the IsA base of an
+     * inherited value; {@code Comp.member(src)} picks among several fields of one component.
+     */
+    @Test
+    void orderByAFieldOfAnySource() {
+        long[] ids = new long[2];
+        w.transaction(x -> {
+            ids[0] = w.component("Revenue", Schema.of("amount", FieldType.I64));
+            w.set(w.lookup("acme"), ids[0], Map.of("amount", 10L));
+            w.set(w.lookup("globex"), ids[0], Map.of("amount", 5L));
+            w.set(w.lookup("acme"), age, Map.of("years", 1, "name", "acme"));
+            w.set(w.lookup("globex"), age, Map.of("years", 2, "name", "globex"));
+            ids[1] = w.component("Rank", Schema.of("r", FieldType.I32));
+            w.add(ids[1], Ids.pair(Builtin.ON_INSTANTIATE, Builtin.INHERIT));
+            long elder = w.entity("Elder");
+            w.add(elder, Builtin.PREFAB);
+            w.set(elder, ids[1], Map.of("r", 9));
+            long old = w.entity("old");
+            w.add(old, w.lookup("Person"));
+            w.add(old, Ids.pair(Builtin.IS_A, elder));
+            for (String p : new String[] {"ann", "bo", "cy", "di", "ed"}) {
+                w.set(w.lookup(p), ids[1], Map.of("r", p.charAt(0) - 'a'));
+            }
+            w.add(w.entity("ann.kid"), w.lookup("Person"));
+        });
+        // a variable source: employees by their employer's revenue, globex (5) before acme (10)
+        String q = "Person, (WorksAt, $c), Revenue($c)";
+        CachedQuery byEmployer = CachedQuery.parse(w, q).orderBy("Revenue.amount");
+        sameRowsAsUncached(byEmployer, q);
+        List<String> p = paths(byEmployer.rows(-1));
+        assertEquals(List.of("bo", "ed"), sortedPaths(byEmployer.rows(-1).subList(0, 2)), p.toString());
+        assertEquals(List.of("ann", "cy"), sortedPaths(byEmployer.rows(-1).subList(2, 4)), p.toString());
+        assertEquals("acme", w.path(CachedQuery.parse(w, q).orderBy("Revenue.amount", true).rows(1).get(0).variable("c")));
+        // two fields of Age: $this's (the first) or the employer's, chosen by source
+        String two = "Person, Age, (WorksAt, $c), Age($c)";
+        assertEquals(4, orderedByOwnAge(CachedQuery.parse(w, two).orderBy("Age.years")).size());
+        assertEquals(orderedByOwnAge(CachedQuery.parse(w, two).orderBy("Age.years($this)")),
+            orderedByOwnAge(CachedQuery.parse(w, two).orderBy("Age.years")));
+        List<QueryRow> byEmployerAge = CachedQuery.parse(w, two).orderBy("Age.years($c)", true).rows(-1);
+        assertEquals(List.of("globex", "globex", "acme", "acme"),
+            byEmployerAge.stream().map(r -> w.path(r.variable("c"))).toList());
+        // a fixed source: every row has the same key, the evaluation order stays (stable)
+        CachedQuery fixed = CachedQuery.parse(w, "Person, Age(globex)").orderBy("Age.years(globex)");
+        sameRowsAsUncached(fixed, "Person, Age(globex)");
+        // up: the kid sorts by its parent's Rank (ann, 0), inherited: old by Elder's (9)
+        CachedQuery up = CachedQuery.parse(w, "Person, Rank(up)").orderBy("Rank.r");
+        assertEquals(List.of("ann.kid"), paths(up.rows(-1)));
+        CachedQuery inherited = CachedQuery.parse(w, "Person, Rank").orderBy("Rank.r", true);
+        sameRowsAsUncached(inherited, "Person, Rank");
+        List<QueryRow> ranks = inherited.rows(-1);
+        assertEquals("old", w.path(ranks.get(0).thisEntity()));
+        assertEquals(w.lookup("Elder"), ranks.get(0).fieldSource(1), "the value is the base's");
+        assertEquals(List.of("old", "ed", "di", "cy", "bo", "ann"), paths(ranks));
+        CachedQuery selfUp = CachedQuery.parse(w, "Person, Rank(self|up)").orderBy("Rank.r");
+        List<String> su = paths(selfUp.rows(-1)); // ann and her kid tie at 0
+        assertEquals(List.of("ann", "ann.kid"), sortedPaths(selfUp.rows(-1).subList(0, 2)), su.toString());
+        assertEquals(List.of("bo", "cy", "di", "ed"), su.subList(2, su.size()));
+    }
+
+    private List<String> orderedByOwnAge(CachedQuery cq) {
+        List<String> out = new ArrayList<>();
+        int last = Integer.MIN_VALUE;
+        for (QueryRow r : cq.rows(-1)) {
+            int y = ((Number) w.get(r.thisEntity(), age).get("years")).intValue();
+            assertTrue(y >= last, cq + " out of order at " + w.path(r.thisEntity()));
+            last = y;
+            out.add(w.path(r.thisEntity()));
+        }
+        return out;
+    }
+
+    @Test
+    void orderingByAFieldWithoutAValueIsRefused() {
+        bad(() -> CachedQuery.parse(w, "Person, !Age").orderBy("Age.years"), "a Not term's field");
+        bad(() -> CachedQuery.parse(w, "Person, Age").orderBy("Age.years($nope)"), "on source '$nope'");
+        bad(() -> CachedQuery.parse(w, "Person, Age").orderBy("Age.years(bo)"), "on source 'bo'");
+        bad(() -> CachedQuery.parse(w, "Person, Age").orderBy("Age.years()"), "empty source");
+        w.transaction(x -> {
+            w.add(w.entity("Kit"), Builtin.PREFAB);
+            w.add(w.lookup("Kit"), w.lookup("Person"));
+        });
+        // Kit is not Age: no *From field names Age here, the key reads $this's own
+        assertEquals(5, CachedQuery.parse(w, "and | Kit").orderBy("Age.years").count());
+    }
+
     @Test
     void badOrderingsAreRefused() {
         CachedQuery cq = CachedQuery.parse(w, "Person");
