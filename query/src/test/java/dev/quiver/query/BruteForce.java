@@ -3,6 +3,7 @@ package dev.quiver.query;
 import dev.quiver.index.Ids;
 import dev.quiver.query.ModelQuery.El;
 import dev.quiver.query.ModelQuery.ElKind;
+import dev.quiver.query.ModelQuery.From;
 import dev.quiver.query.ModelQuery.Item;
 import dev.quiver.query.ModelQuery.Op;
 import dev.quiver.query.ModelQuery.Or;
@@ -144,7 +145,7 @@ final class BruteForce {
         for (Item it : q.items) {
             thisUsed |= usesThis(it);
             thisBound |= it instanceof Term t && t.op() == Op.AND && ("this".equals(srcVar(t)) || mentionsThis(t))
-                || it instanceof Or
+                || it instanceof Or || it instanceof From f && binds(f)
                 || it instanceof Pred p && p.kind().equals("==") && p.left().equals("this");
         }
         if (thisUsed && !thisBound) {
@@ -162,6 +163,8 @@ final class BruteForce {
                 rows = step(rows, r -> termRows(t, r, fieldOf.get(it)));
             } else if (it instanceof Or o) {
                 rows = step(rows, r -> orRows(o, r, fieldOf.get(it)));
+            } else if (it instanceof From f && binds(f)) {
+                rows = step(rows, r -> fromRows(f, r, fieldOf.get(it)));
             } else if (it instanceof Pred p && p.kind().equals("==")) {
                 rows = step(rows, r -> predRows(p, r, fieldOf.get(it)));
             }
@@ -177,6 +180,8 @@ final class BruteForce {
         for (Item it : q.items) { // filters
             if (it instanceof Term t && t.op() == Op.NOT) {
                 rows = step(rows, r -> notHolds(t, r) ? List.of(r.with(Map.of(), fieldOf.get(it), Field.UNSET)) : List.of());
+            } else if (it instanceof From f && !binds(f)) {
+                rows = step(rows, r -> fromRows(f, r, fieldOf.get(it)));
             } else if (it instanceof Scope s) {
                 rows = step(rows, r -> scopeRows(s.terms(), r).isEmpty() ? List.of(r) : List.of());
             } else if (it instanceof Pred p && !p.kind().equals("==")) {
@@ -202,7 +207,7 @@ final class BruteForce {
         if (it instanceof Term t) {
             return !isSingleton(t) && (t.src().kind() == SrcKind.THIS || t.src().kind() == SrcKind.LOOKUP)
                 || mentionsThis(t);
-        } else if (it instanceof Or) {
+        } else if (it instanceof Or || it instanceof From) {
             return true;
         } else if (it instanceof Pred p) {
             return p.left().equals("this") || p.right() != null && "this".equals(p.right().var());
@@ -293,6 +298,81 @@ final class BruteForce {
         return out;
     }
 
+    /**
+     * {@code and | E}, {@code or | E}, {@code not | E} on $this (Flecs Queries manual, "AndFrom,
+     * OrFrom, NotFrom Operators"; FEATURES QL-13): E's ids without its DontInherit ones
+     * ({@link ModelWorld#fromIds}), each held exactly in the source's own type (no closure, no
+     * inheritance). As a list of terms: with no ids, and/not hold and or does not. The field is
+     * E at the source for and/or, never set for not. An unbound $this ranges over the
+     * enumerable entities.
+     */
+    /**
+     * True for an and/or *From term that binds $this: not for {@code not | E}, nor for an
+     * {@code and | E} whose E has no ids (an empty list of terms, checked with the filters).
+     */
+    private boolean binds(From f) {
+        return f.op() != Op.NOT && !(f.op() == Op.AND && mw.fromIds(f.e()).isEmpty());
+    }
+
+    private List<Row> fromRows(From f, Row r, int field) {
+        Long self = r.vars().get("this");
+        List<Long> ids = mw.fromIds(f.e());
+        if (f.op() == Op.NOT) {
+            boolean none = true;
+            for (long id : ids) {
+                none &= !mw.owns(self, id);
+            }
+            return none || !enumerable(self) ? List.of(r.with(Map.of(), field, Field.UNSET)) : List.of();
+        }
+        // an E without ids is an empty list of terms: a bound $this passes unchecked
+        List<Long> sources = self != null ? (enumerable(self) || ids.isEmpty() && f.op() == Op.AND ? List.of(self) : List.of())
+            : candidates();
+        if (self == null && ids.isEmpty()) { // no term to match: $this ranges as when nothing binds it (QS-49)
+            sources = new ArrayList<>(sources);
+            sources.removeIf(mw::isBuiltin);
+        }
+        List<Row> out = new ArrayList<>();
+        for (long s : sources) {
+            int held = 0;
+            for (long id : ids) {
+                held += mw.owns(s, id) ? 1 : 0;
+            }
+            boolean ok = f.op() == Op.AND ? held == ids.size() : held > 0;
+            if (ok) {
+                out.add(r.with(self == null ? Map.of("this", s) : Map.of(), field, new Field(true, f.e(), s)));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A member-value term {@code M.v(s, T)} at source s (Flecs Queries manual, "Member Value
+     * Queries"; FEATURES QL-19): s owns M and its member v holds an entity (not 0, alive) equal to
+     * T, any for {@code *} and {@code _}, binding or comparing a variable. The field id is
+     * (M, value) ({@code _}: not predicted).
+     */
+    private List<Match> member(Term t, long s, Map<String, Long> vars) {
+        long v = mw.memberValue(s);
+        if (v == 0) {
+            return List.of();
+        }
+        El sec = t.second();
+        long id = sec.kind() == ElKind.ANY ? UNKNOWN : mw.w.pair(mw.member, v);
+        switch (sec.kind()) {
+            case CONST:
+                return sec.entity() == v ? List.of(new Match(Map.of(), id, s)) : List.of();
+            case VAR: {
+                Long b = vars.get(sec.var());
+                if (b != null) {
+                    return b == v ? List.of(new Match(Map.of(), id, s)) : List.of();
+                }
+                return List.of(new Match(Map.of(sec.var(), v), id, s));
+            }
+            default:
+                return List.of(new Match(Map.of(), id, s));
+        }
+    }
+
     private boolean notHolds(Term t, Row r) {
         if (t.src().kind() == SrcKind.LOOKUP && lookup(r) == 0) {
             return false; // QS-22: a missing lookup makes the term false, negated or not
@@ -340,8 +420,8 @@ final class BruteForce {
                 markSelfNeedsPair(s.terms(), new HashSet<>(written));
             } else if (it instanceof Term t && t.op() == Op.AND) {
                 bindAll(t, written);
-            } else if (it instanceof Or) {
-                written.add("this");
+            } else if (it instanceof Or || it instanceof From f && binds(f)) {
+                written.add("this"); // a *From term is its list of terms: an empty E binds nothing
             } else if (it instanceof Pred p && p.kind().equals("==")) {
                 written.add(p.left());
             }
@@ -403,6 +483,9 @@ final class BruteForce {
     // ------------------------------------------------------------------ one term at one source
 
     private List<Match> matchAt(Term t, long s, Map<String, Long> vars) {
+        if (t.member() != null) {
+            return member(t, s, vars);
+        }
         if (t.second() == null) {
             return plain(t, s, vars);
         }

@@ -49,7 +49,22 @@ final class ModelQuery {
     /** One item of the query: a term, an Or chain, a predicate or a Not scope. */
     interface Item {}
 
-    record Term(Op op, El first, El second, Src src, Trav trav, long travRel) implements Item {}
+    /**
+     * A term; {@code member} names the entity member of a member-value term
+     * {@code first.member(src, second)} (first is the component), null for other terms.
+     */
+    record Term(Op op, El first, El second, Src src, Trav trav, long travRel, String member) implements Item {
+        Term(Op op, El first, El second, Src src, Trav trav, long travRel) {
+            this(op, first, second, src, trav, travRel, null);
+        }
+    }
+
+    /** {@code and | E}, {@code or | E} ({@code op} OPT stands for or) and {@code not | E}. */
+    record From(Op op, long e) implements Item {
+        String word() {
+            return op == Op.AND ? "and" : op == Op.NOT ? "not" : "or";
+        }
+    }
 
     record Or(List<Term> alts) implements Item {}
 
@@ -82,6 +97,8 @@ final class ModelQuery {
             } else if (it instanceof Pred p) {
                 sb.append('$').append(p.left()).append(' ').append(p.kind()).append(' ');
                 sb.append(p.text() != null ? "\"" + p.text() + "\"" : el(p.right()));
+            } else if (it instanceof From f) {
+                sb.append(f.word()).append(" | ").append(mw.path(f.e()));
             } else if (it instanceof Scope s) {
                 sb.append("!{ ");
                 for (int i = 0; i < s.terms().size(); i++) {
@@ -95,6 +112,11 @@ final class ModelQuery {
 
     private String term(Term t) {
         String prefix = t.op() == Op.NOT ? "!" : t.op() == Op.OPT ? "?" : "";
+        if (t.member() != null) {
+            String src = t.src().kind() == SrcKind.THIS ? "$this" : t.src().kind() == SrcKind.CONST ? mw.path(t.src().entity())
+                : t.src().kind() == SrcKind.VAR ? "$" + t.src().var() : "$this.c";
+            return prefix + mw.path(t.first().entity()) + "." + t.member() + "(" + src + ", " + el(t.second()) + ")";
+        }
         boolean plainThis = t.src().kind() == SrcKind.THIS && t.trav() == Trav.NONE;
         if (plainThis) {
             return prefix + (t.second() == null ? el(t.first()) : "(" + el(t.first()) + ", " + el(t.second()) + ")");
@@ -138,7 +160,10 @@ final class ModelQuery {
         for (int i = 0; i < n; i++) {
             int k = rnd.nextInt(20);
             Item it;
-            if (rnd.nextInt(25) == 0) { // a mention of Prefab or Disabled makes those entities matchable (K8, QS-47)
+            if (rnd.nextInt(9) == 0) { // *From: and | E, or | E, not | E
+                long e = rnd.nextInt(3) > 0 ? q.pick(mw.kits, rnd) : q.anyEntity(rnd);
+                it = new From(new Op[] {Op.AND, Op.OPT, Op.NOT}[rnd.nextInt(3)], e);
+            } else if (rnd.nextInt(25) == 0) { // a mention of Prefab or Disabled makes those entities matchable (K8, QS-47)
                 long tag = rnd.nextBoolean() ? Builtin.PREFAB : Builtin.DISABLED;
                 Op op = new Op[] {Op.AND, Op.NOT, Op.OPT}[rnd.nextInt(3)];
                 it = new Term(op, El.c(tag), null, Src.THIS, Trav.NONE, 0);
@@ -174,6 +199,8 @@ final class ModelQuery {
             if (it instanceof Term t && t.op() == Op.AND) {
                 q.bindAll(t, bound);
             } else if (it instanceof Or o) {
+                bound.add("this");
+            } else if (it instanceof From f && f.op() != Op.NOT) {
                 bound.add("this");
             } else if (it instanceof Pred p && p.kind().equals("==")) {
                 bound.add(p.left());
@@ -298,6 +325,22 @@ final class ModelQuery {
     }
 
     Term term(Random rnd, Op op, Set<String> bound, boolean inScope) {
+        if (rnd.nextInt(8) == 0) { // a member-value term M.v(src, value)
+            Src src = source(rnd, bound, op, false);
+            int c = rnd.nextInt(8);
+            El value;
+            if (c < 3) {
+                value = El.c(anyEntity(rnd));
+            } else if (c < 5) {
+                String v = var(rnd, bound, op != Op.NOT || rnd.nextInt(3) == 0);
+                value = v == null || src.kind() == SrcKind.VAR && v.equals(src.var()) ? El.WILD : El.v(v);
+            } else if (c < 7) {
+                value = El.WILD;
+            } else {
+                value = El.ANY;
+            }
+            return new Term(op, El.c(mw.member), value, src, Trav.NONE, 0, "v");
+        }
         int k = rnd.nextInt(20);
         if (k < 5) { // plain tag, maybe with a source, self, up
             long tag = pick(rnd.nextBoolean() ? mw.tags : mw.inheritTags, rnd);
@@ -391,7 +434,108 @@ final class ModelQuery {
             if (it instanceof Pred p && p.right() != null && p.right().entity() == e) {
                 return true;
             }
+            if (it instanceof From f && f.e() == e) {
+                return true;
+            }
         }
         return false;
+    }
+
+    // ------------------------------------------------------------------ builder
+
+    /** The same query through {@link dev.quiver.query.builder.QueryBuilder} calls, item by item. */
+    dev.quiver.query.builder.QueryBuilder builder() {
+        var b = new dev.quiver.query.builder.QueryBuilder();
+        for (Item it : items) {
+            if (it instanceof Term t) {
+                build(b, t);
+            } else if (it instanceof Or o) {
+                for (int i = 0; i < o.alts().size(); i++) {
+                    build(b, o.alts().get(i));
+                    if (i + 1 < o.alts().size()) {
+                        b.or();
+                    }
+                }
+            } else if (it instanceof Pred p) {
+                String left = "$" + p.left();
+                if (p.kind().equals("~=")) {
+                    b.matchName(left, p.text());
+                } else if (p.kind().equals("==")) {
+                    b.eq(left, el(p.right()));
+                } else {
+                    b.neq(left, el(p.right()));
+                }
+            } else if (it instanceof Scope sc) {
+                b.scopeOpen();
+                for (Term t : sc.terms()) {
+                    build(b, t);
+                }
+                b.scopeClose();
+            } else if (it instanceof From f) {
+                String e = mw.path(f.e());
+                if (f.op() == Op.AND) {
+                    b.andFrom(e);
+                } else if (f.op() == Op.NOT) {
+                    b.notFrom(e);
+                } else {
+                    b.orFrom(e);
+                }
+            }
+        }
+        return b;
+    }
+
+    private void build(dev.quiver.query.builder.QueryBuilder b, Term t) {
+        String first = t.member() != null ? mw.path(t.first().entity()) + "." + t.member() : plainEl(t.first());
+        b.term().first(first);
+        if (t.first().self()) {
+            b.self();
+        }
+        if (t.second() != null) {
+            b.second(plainEl(t.second()));
+            if (t.second().self()) {
+                b.self();
+            }
+        }
+        switch (t.src().kind()) {
+            case THIS -> {
+                if (t.trav() != Trav.NONE || t.member() != null) {
+                    b.src("$this"); // else left implicit: a Singleton written without a source stays one
+                }
+            }
+            case CONST -> b.src(mw.path(t.src().entity()));
+            case VAR -> b.src("$" + t.src().var());
+            case ANY -> b.src("_");
+            default -> b.src("$this.c");
+        }
+        boolean childOf = t.travRel() == Builtin.CHILD_OF;
+        switch (t.trav()) {
+            case SELF -> b.self();
+            case UP -> {
+                if (childOf) {
+                    b.up();
+                } else {
+                    b.up(mw.path(t.travRel()));
+                }
+            }
+            case SELF_UP -> {
+                b.self();
+                if (childOf) {
+                    b.up();
+                } else {
+                    b.up(mw.path(t.travRel()));
+                }
+            }
+            default -> { }
+        }
+        if (t.op() == Op.NOT) {
+            b.not();
+        } else if (t.op() == Op.OPT) {
+            b.optional();
+        }
+    }
+
+    private String plainEl(El e) {
+        return el(new El(e.kind(), e.entity(), e.var(), false));
     }
 }

@@ -125,4 +125,62 @@ class ModelRegressionTest extends QueryTestSupport {
         assertEquals(list("grand | - | Mass", "grand.parent | - | Mass@grand", "grand.parent.child | - | Mass@grand"),
             rows("Mass(self|up)"));
     }
+
+    /**
+     * {@code M.v($this, $x), $this == p}: a member-value term never matches on a Prefab or
+     * Disabled source, however the variable was bound (QS-47); the planner runs the {@code ==}
+     * first, and the member step used to skip the check that every other id step makes.
+     */
+    @Test
+    void memberValueTermsSkipABoundPrefabSource() {
+        long m = w.component("M", dev.quiver.storage.Schema.of("v", dev.quiver.storage.FieldType.ENTITY));
+        e("t");
+        with("p", "Prefab");
+        with("d", "Disabled");
+        with("u");
+        for (String x : new String[] {"p", "d", "u"}) {
+            w.set(e(x), m, java.util.Map.of("v", e("t")));
+        }
+        assertEquals(list("u"), these("M.v($this, $x)"));
+        assertEquals(list(), these("M.v($this, $x), $this == p"));
+        assertEquals(list(), these("M.v($this, t), $this == d"));
+        assertEquals(list("u"), these("M.v($this, t), $this == u"));
+        // asked for, the prefab matches
+        assertEquals(list("p"), these("M.v($this, $x), $this == p, Prefab"));
+    }
+
+    /**
+     * {@code R($x, $this), !T(self)} cached: $this is bound as a pair target and may be a Prefab,
+     * on which no term matches (QS-47), so {@code !T} holds for it even when its table has T; the
+     * cache's table filter used to leave that Prefab table out and lose the row.
+     */
+    @Test
+    void cachedNotTermsKeepPrefabTablesForAThisBoundAsPairTarget() {
+        with("p", "Prefab", "T");
+        with("q", "T");
+        with("r");
+        with("a", "(R, p)", "(R, q)", "(R, r)");
+        String text = "R($x, $this), !T(self)";
+        assertEquals(list("p", "r"), these(text));
+        try (dev.quiver.query.cache.CachedQuery cq = dev.quiver.query.cache.CachedQuery.parse(w, text)) {
+            assertEquals(list("p", "r"), cq.rows(-1).stream().map(x -> w.path(x.thisEntity())).sorted().toList());
+            assertEquals(2, cq.count());
+        }
+    }
+
+    /**
+     * {@code and | E} with an E that has no (inheritable) ids is an empty list of terms: written
+     * first it binds nothing, so a later reflexive {@code (R, *)} gives its self row only to
+     * entities with an R pair (K4), and a {@code $this == p} on a prefab passes it.
+     */
+    @Test
+    void anEmptyAndFromIsAnEmptyListOfTerms() {
+        reflexiveR();
+        with("K", "Prefab");
+        with("a", "(R, b)");
+        with("c", "T");
+        assertEquals(list("a | - | K (R,a)", "a | - | K (R,b)"), rows("and | K, (R, *)"));
+        with("p", "Prefab");
+        assertEquals(list("p | - | K -"), rows("and | K, $this == p"));
+    }
 }

@@ -2,6 +2,8 @@ package dev.quiver.query;
 
 import dev.quiver.index.Ids;
 import dev.quiver.storage.Builtin;
+import dev.quiver.storage.FieldType;
+import dev.quiver.storage.Schema;
 import dev.quiver.storage.World;
 
 import java.util.ArrayList;
@@ -23,7 +25,11 @@ import java.util.Set;
  * itself; relationships {@code R0..R4} with random traits (Transitive, Reflexive, Exclusive,
  * Symmetric, Traversable); entities {@code e0..eN} with tags, pairs (cycles and self loops
  * included), a ChildOf hierarchy, IsA bases (some Prefab, several bases per instance, diamond
- * shapes), Disabled entities and children named {@code c} for lookup variables.
+ * shapes), Disabled entities and children named {@code c} for lookup variables; a component
+ * {@code M {v: entity, k: i32}} on some entities (member-value terms {@code M.v(src, T)}, the
+ * value sometimes 0, which holds no entity) and prefabs {@code K0..K2} standing for id lists of
+ * the *From operators (K2 empty). {@link #mutate} changes the world between runs of cached
+ * queries.
  */
 final class ModelWorld {
     /** Traits of one relationship of the vocabulary. */
@@ -37,6 +43,9 @@ final class ModelWorld {
     final List<Rel> rels = new ArrayList<>();
     final List<Long> ents = new ArrayList<>();
     long singleton;
+    /** The component M and the prefabs K0..K2 (id lists for *From terms). */
+    long member;
+    final List<Long> kits = new ArrayList<>();
 
     /** Every alive entity (builtins included) in index order, and its owned type. */
     final List<Long> all = new ArrayList<>();
@@ -136,6 +145,26 @@ final class ModelWorld {
                 w.add(ents.get(i), w.pair(Builtin.CHILD_OF, ents.get(rnd.nextInt(i))));
             }
         }
+        member = w.component("M", Schema.of("v", FieldType.ENTITY, "k", FieldType.I32));
+        for (int i = 0; i < n; i++) {
+            if (rnd.nextInt(3) == 0) {
+                setMember(ents.get(i), rnd);
+            }
+        }
+        for (int i = 0; i < 3; i++) {
+            long k = w.entity("K" + i);
+            w.add(k, Builtin.PREFAB);
+            kits.add(k);
+            if (i < 2) {
+                addTags(k, rnd);
+                if (rnd.nextBoolean()) {
+                    w.add(k, w.pair(rels.get(rnd.nextInt(rels.size())).id(), ents.get(rnd.nextInt(n))));
+                }
+                if (i == 1 && rnd.nextBoolean()) {
+                    setMember(k, rnd);
+                }
+            }
+        }
         for (int i = 0; i < n; i++) {
             if (rnd.nextInt(5) == 0) {
                 long c = w.entity(w.path(ents.get(i)) + ".c");
@@ -145,6 +174,78 @@ final class ModelWorld {
                 w.add(ents.get(i), Builtin.DISABLED);
             }
         }
+    }
+
+    private void setMember(long e, Random rnd) {
+        long v = rnd.nextInt(5) == 0 ? 0 : ents.get(rnd.nextInt(ents.size()));
+        w.set(e, member, Map.of("v", v, "k", rnd.nextInt(3)));
+    }
+
+    /**
+     * A few random changes in one transaction (tags, pairs and M values added and removed,
+     * reparenting; no entity is deleted, so the vocabulary stays), then the state read back.
+     */
+    void mutate(Random rnd) {
+        w.transaction(x -> {
+            for (int k = 1 + rnd.nextInt(4); k > 0; k--) {
+                long e = ents.get(rnd.nextInt(ents.size()));
+                switch (rnd.nextInt(6)) {
+                    case 0 -> addTags(e, rnd);
+                    case 1 -> {
+                        for (long t : tags) {
+                            if (w.has(e, t) && w.owns(e, t)) {
+                                w.remove(e, t);
+                            }
+                        }
+                    }
+                    case 2 -> w.add(e, w.pair(rels.get(rnd.nextInt(rels.size())).id(), ents.get(rnd.nextInt(ents.size()))));
+                    case 3 -> {
+                        for (Rel r : rels) {
+                            for (long t : w.targets(e, r.id())) {
+                                if (rnd.nextBoolean()) {
+                                    w.remove(e, w.pair(r.id(), t));
+                                }
+                            }
+                        }
+                    }
+                    case 4 -> setMember(e, rnd);
+                    default -> {
+                        if (w.owns(e, member)) {
+                            w.remove(e, member);
+                        }
+                    }
+                }
+            }
+        });
+        all.clear();
+        types.clear();
+        snapshot();
+    }
+
+    /**
+     * The ids a *From term on E matches: E's own ids without the DontInherit ones, read from the
+     * data: builtins (a builtin tag, or a pair whose relationship is a builtin: IsA, ChildOf,
+     * OnInstantiate, ...) and ids whose (OnInstantiate, DontInherit) policy the world holds.
+     */
+    List<Long> fromIds(long e) {
+        List<Long> out = new ArrayList<>();
+        for (long id : types.get(e)) {
+            long c = Ids.isPair(id) ? ofIndex(Ids.first(id)) : id;
+            if (!isBuiltin(c) && !policy(id).equals("DontInherit")) {
+                out.add(id);
+            }
+        }
+        return out;
+    }
+
+    /** The entity M.v holds on e's own M (0 when e has no M, or v is 0 or dead). */
+    long memberValue(long e) {
+        if (!owns(e, member)) {
+            return 0;
+        }
+        Object v = w.get(e, member).get("v");
+        long x = v == null ? 0 : ((Number) v).longValue();
+        return x != 0 && w.isAlive(x) ? x : 0;
     }
 
     private void addTags(long e, Random rnd) {

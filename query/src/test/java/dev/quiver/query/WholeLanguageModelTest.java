@@ -1,6 +1,7 @@
 package dev.quiver.query;
 
 import dev.quiver.index.Ids;
+import dev.quiver.query.cache.CachedQuery;
 import dev.quiver.storage.World;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,6 +35,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class WholeLanguageModelTest {
     private static final int QUERIES_PER_WORLD = 120;
+    /** Cached queries kept per world, and the changes of the world each is run after. */
+    private static final int KEPT = 6, MUTATIONS = 4;
     private static final String REFUSED = "engine refused the query: ";
 
     @TempDir
@@ -49,10 +52,31 @@ class WholeLanguageModelTest {
         for (int i = 0; i < worlds; i++) {
             long worldSeed = seed + i;
             Random rnd = new Random(worldSeed);
+            List<ModelQuery> kept = new ArrayList<>();
+            List<CachedQuery> keptCached = new ArrayList<>();
             try (World w = World.create(dir.resolve("w" + i))) {
                 ModelWorld mw = new ModelWorld(w, rnd);
-                for (int k = 0; k < QUERIES_PER_WORLD; k++) {
-                    ModelQuery q = ModelQuery.random(mw, rnd);
+                for (int k = 0; k < QUERIES_PER_WORLD + MUTATIONS * KEPT; k++) {
+                    ModelQuery q;
+                    String when = "";
+                    if (k < QUERIES_PER_WORLD) {
+                        q = ModelQuery.random(mw, rnd);
+                    } else { // after a change of the world: the kept cached queries again
+                        int j = (k - QUERIES_PER_WORLD) % KEPT;
+                        if (j == 0) {
+                            mw.mutate(rnd);
+                        }
+                        if (j >= kept.size()) {
+                            continue;
+                        }
+                        q = kept.get(j);
+                        when = " (kept cached query after " + (1 + (k - QUERIES_PER_WORLD) / KEPT) + " changes)";
+                        String stale = sameRows(keptCached.get(j).rows(-1), Query.parse(w, q.text()).rows(-1));
+                        if (stale != null) {
+                            failures.add("world seed " + worldSeed + ": cached query " + q.text() + when + ": " + stale);
+                            continue;
+                        }
+                    }
                     if (Boolean.getBoolean("quiver.modelShow")) {
                         System.out.println("query: " + q.text());
                     }
@@ -64,6 +88,14 @@ class WholeLanguageModelTest {
                         continue;
                     }
                     checked++;
+                    if (problem == null && k < QUERIES_PER_WORLD && kept.size() < KEPT && rnd.nextInt(8) == 0) {
+                        try {
+                            keptCached.add(CachedQuery.parse(w, q.text()));
+                            kept.add(q);
+                        } catch (dev.quiver.error.BadInputException e) {
+                            // a query without $this or refused as cached: not kept
+                        }
+                    }
                     if (problem == null) {
                         if (!new BruteForce(mw, q).evaluate().isEmpty()) {
                             nonEmpty++;
@@ -72,7 +104,7 @@ class WholeLanguageModelTest {
                     }
                     String minimal = failures.size() < 20 ? minimize(mw, q) : "(not minimized)";
                     String f = "world seed " + worldSeed + " (-Dquiver.seed=" + worldSeed
-                        + " -Dquiver.modelIterations=1), query #" + k + ": " + q.text() + "\n  minimal: " + minimal
+                        + " -Dquiver.modelIterations=1), query #" + k + when + ": " + q.text() + "\n  minimal: " + minimal
                         + "\n  " + problem;
                     System.out.println("DISAGREEMENT " + f);
                     if (Boolean.getBoolean("quiver.modelDump")) {
@@ -80,6 +112,8 @@ class WholeLanguageModelTest {
                     }
                     failures.add(f);
                 }
+            } finally {
+                keptCached.forEach(CachedQuery::close);
             }
         }
         System.out.println("WholeLanguageModelTest: " + checked + " queries checked (" + nonEmpty + " with results), "
@@ -208,7 +242,48 @@ class WholeLanguageModelTest {
         if (!q.rows(k).equals(rows.subList(0, k))) {
             return "rows(" + k + ") is not a prefix of the rows";
         }
+        // the same query through the builder: the same canonical text and the same rows, in order
+        try {
+            Query built = mq.builder().build(mw.w);
+            if (!built.canonicalText().equals(q.canonicalText())) {
+                return "the builder's query reads '" + built.canonicalText() + "', the text's '" + q.canonicalText() + "'";
+            }
+            if (!built.rows(-1).equals(rows)) {
+                return "the builder's query gave other rows: " + sameRows(built.rows(-1), rows);
+            }
+        } catch (RuntimeException e) {
+            return "the builder threw " + e;
+        }
+        // the same query cached: the same rows as a multiset
+        if (q.hasThis()) {
+            try (CachedQuery cq = CachedQuery.parse(mw.w, text)) {
+                String d = sameRows(cq.rows(-1), rows);
+                if (d != null) {
+                    return "cached: " + d;
+                }
+                if (cq.count() != rows.size()) {
+                    return "cached count() " + cq.count() + " but " + rows.size() + " rows";
+                }
+            } catch (RuntimeException e) {
+                return "the cached query threw " + e;
+            }
+        }
         return null;
+    }
+
+    /** Null when the two row lists are equal as multisets, else what differs. */
+    static String sameRows(List<QueryRow> got, List<QueryRow> want) {
+        Map<QueryRow, Integer> c = new HashMap<>();
+        want.forEach(r -> c.merge(r, 1, Integer::sum));
+        got.forEach(r -> c.merge(r, -1, Integer::sum));
+        List<String> diff = new ArrayList<>();
+        c.forEach((r, n) -> {
+            if (n != 0) {
+                diff.add((n > 0 ? "missing " : "extra ") + r);
+            }
+        });
+        return diff.isEmpty() ? null : got.size() + " rows against " + want.size() + ": "
+            + diff.subList(0, Math.min(6, diff.size()));
     }
 
     private static String key(ModelWorld mw, Query q, long self, long[] vars, boolean[] set, long[] ids, long[] srcs,

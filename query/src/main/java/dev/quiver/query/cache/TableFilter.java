@@ -6,6 +6,7 @@ import dev.quiver.query.plan.Operand;
 import dev.quiver.query.plan.Plan;
 import dev.quiver.query.plan.ResolvedTerm;
 import dev.quiver.query.plan.Step;
+import dev.quiver.storage.Builtin;
 import dev.quiver.storage.table.Table;
 
 import java.util.ArrayList;
@@ -22,12 +23,19 @@ import java.util.List;
  * those tables. Variables in an And term count as wildcards (a necessary condition); Optional, Or,
  * scope, equality, traversal and transitive terms, and terms on other sources, add nothing: the
  * evaluator still checks every term, so the filter only ever leaves out tables without results.
+ * A Not condition never leaves out a Prefab or Disabled table: no term matches on such a source
+ * (QS-47), so a {@code $this} bound there as a pair element passes every Not term.
  */
 final class TableFilter {
 
     /** One condition on a type: it has (or, negated, has no) an id matching the pattern. */
     private record Condition(boolean negated, boolean pair, long first, long second, String text) {
         boolean holds(long[] type) {
+            if (negated && (Arrays.binarySearch(type, Builtin.PREFAB) >= 0 || Arrays.binarySearch(type, Builtin.DISABLED) >= 0)) {
+                // no term matches on a Prefab or Disabled source (QS-47): a $this bound as a pair
+                // element may be one, and then every Not term on it holds, whatever its table has
+                return true;
+            }
             return has(type) != negated;
         }
 

@@ -718,7 +718,7 @@ public final class Evaluator {
     private boolean skippedSource(Step s) {
         switch (s.kind()) {
             case SELECT: case WITH: case TRANS_DOWN: case TRANS_UP: case TRANS_ALL: case TRANS_TEST:
-            case UP_SELECT: case UP_WITH:
+            case UP_SELECT: case UP_WITH: case MEMBER_SELECT: case MEMBER_WITH:
                 break;
             default:
                 return false;
