@@ -200,8 +200,8 @@ final class ModelQuery {
                 q.bindAll(t, bound);
             } else if (it instanceof Or o) {
                 bound.add("this");
-            } else if (it instanceof From f && f.op() != Op.NOT) {
-                bound.add("this");
+            } else if (it instanceof From f && f.op() != Op.NOT && !mw.fromIds(f.e()).isEmpty()) {
+                bound.add("this"); // an E without ids is an empty list of terms: it binds nothing
             } else if (it instanceof Pred p && p.kind().equals("==")) {
                 bound.add(p.left());
             }

@@ -20,7 +20,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * from the language's tokens and mutated from the conformance corpus's real queries, each parsed,
  * planned against a small world and, when it compiles, counted. The only exceptions allowed are the
  * documented query exceptions (bad input); no other exception, no stack overflow, no hang. Deep
- * nesting (parentheses, scopes, Or chains, long paths) is tried on purpose.
+ * nesting (parentheses, scopes, Or chains, long paths, chains of *From and member-value terms) is
+ * tried on purpose. The tokens cover the whole language ({@code and | E}, {@code or | E},
+ * {@code not | E}, {@code Comp.member(src, T)}); every 16th string that compiles is also built
+ * through {@code QueryBuilder.expr} and, with {@code $this}, run as a cached query.
  *
  * <p>{@code -Dquiver.seed=N} reproduces a run (the seed is printed with every failure);
  * {@code -Dquiver.fuzz.count=N} sets the number of strings (default 100,000).
@@ -30,7 +33,11 @@ class QueryFuzzTest extends QueryTestSupport {
         "Likes", "Eats", "LocatedIn", "ChildOf", "IsA", "Position", "City", "Pet", "alice", "bob", "sf", "earth",
         "$x", "$y", "$this", "$", "$_a", "*", "_", "(", ")", ",", "||", "|", "!", "?", "{", "}", "!{", "==", "!=",
         "~=", "\"al\"", "up", "self", "cascade", "desc", "[in]", "[out]", "[inout]", "[none]", "and", "or", "not",
-        ".", "::", " ", " ", " ", "0", "123", "#", "\t", "\n", "Likes(", "$x(", "($y, $x)", "(IsA, City)"};
+        ".", "::", " ", " ", " ", "0", "123", "#", "\t", "\n", "Likes(", "$x(", "($y, $x)", "(IsA, City)",
+        // *From operators and member-value terms (issue 10's language)
+        "and |", "or |", "not |", "AND | Kit", "or | Kit", "not | Kit", "Kit", "|", "Movement.value", "Movement.speed",
+        "Movement.value($this, alice)", "Movement.value($x, *)", "Movement.value(bob, $y)", "Movement.value(", ".value",
+        "Position.x"};
 
     private void world() {
         transitive("LocatedIn");
@@ -40,6 +47,11 @@ class QueryFuzzTest extends QueryTestSupport {
         with("bob", "(Likes, alice)");
         with("Position");
         with("Eats");
+        with("Kit", "Prefab", "Pet", "(Likes, bob)");
+        long movement = w.component("Movement", dev.quiver.storage.Schema.of("speed", dev.quiver.storage.FieldType.F32,
+            "value", dev.quiver.storage.FieldType.ENTITY));
+        w.set(e("alice"), movement, java.util.Map.of("value", e("bob")));
+        w.set(e("bob"), movement, java.util.Map.of("value", e("sf")));
     }
 
     private static List<String> corpus() throws IOException {
@@ -103,17 +115,31 @@ class QueryFuzzTest extends QueryTestSupport {
         return List.of("(".repeat(d) + "Likes" + ")".repeat(d), "!{ ".repeat(d) + "Likes($this, $y)" + " }".repeat(d),
             "Likes" + " || Likes".repeat(d), "Likes, ".repeat(d) + "Likes", "a.".repeat(d) + "b",
             "Likes(" + "$x, ".repeat(d) + "$y)", "!".repeat(d) + "Likes", "?".repeat(d) + "Likes",
-            "Likes($x, $y), " + "$x != $y, ".repeat(2000) + "City", "\"" + "a".repeat(d) + "\"");
+            "Likes($x, $y), " + "$x != $y, ".repeat(2000) + "City", "\"" + "a".repeat(d) + "\"",
+            "and | Kit, ".repeat(d) + "Pet", "not | ".repeat(d) + "Kit", "or | Kit || ".repeat(d) + "Pet",
+            "Movement.value($this, $x), ".repeat(2000) + "Pet", "Movement.value(".repeat(d) + "$this, bob" + ")".repeat(d),
+            "!{ and | Kit, ".repeat(d) + "Pet" + " }".repeat(d), "Movement" + ".value".repeat(d) + "($this, bob)");
     }
 
-    /** Parses, plans and (when it compiles) counts; returns what happened, or fails on anything undocumented. */
+    /**
+     * Parses, plans and (when it compiles) counts, every 16th query also cached and through the
+     * builder's {@code expr}; returns what happened, or fails on anything undocumented.
+     */
     private String attempt(String q, long seed, int i) {
         try {
             Query query = Query.parse(w, q);
             query.count();
+            if (i % 16 == 0) {
+                Query.of(w, new dev.quiver.query.builder.QueryBuilder().expr(q).ast()).count();
+                if (query.hasThis()) {
+                    try (dev.quiver.query.cache.CachedQuery cq = dev.quiver.query.cache.CachedQuery.parse(w, q)) {
+                        cq.count();
+                    }
+                }
+            }
             return "compiled";
         } catch (QuerySyntaxException | UnknownQueryNameException | UnsupportedQueryException
-                 | QueryValidationException e) {
+                 | QueryValidationException | dev.quiver.query.builder.QueryBuilderException e) {
             return "refused";
         } catch (BadInputException e) {
             fail("seed " + seed + " #" + i + ": undocumented bad-input type " + e.getClass().getName() + " for "
@@ -131,7 +157,9 @@ class QueryFuzzTest extends QueryTestSupport {
         return "'" + s.replace("\n", "\\n").replace("\t", "\\t") + "'";
     }
 
+    /** The time limit only catches a hang (a run takes well under a minute); it is not a speed check. */
     @Test
+    @org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
     void aHundredThousandGeneratedAndMutatedQueriesFailCleanlyOrRun() throws IOException {
         world();
         long seed = Long.getLong("quiver.seed", System.nanoTime());

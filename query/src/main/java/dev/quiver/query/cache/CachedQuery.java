@@ -220,7 +220,10 @@ public final class CachedQuery implements AutoCloseable {
         return ast.canonical();
     }
 
-    /** The tables matched now, in cache order (empty ones included). Do not hold across mutations. */
+    /**
+     * The tables matched now (empty ones included), in cache order, or group by group for a
+     * groupBy query. Do not hold across mutations.
+     */
     public List<Table> tables() {
         return cache().tables();
     }
