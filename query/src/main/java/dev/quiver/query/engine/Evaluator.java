@@ -487,7 +487,7 @@ public final class Evaluator {
     }
 
     /** Binds the term's first/second variables from a matched id, writes the field, continues. */
-    private boolean emit(Step s, ResolvedTerm t, long id, long src, Cont k) {
+    boolean emit(Step s, ResolvedTerm t, long id, long src, Cont k) {
         int fs = -1, ss = -1;
         long reported = id;
         if (t.second() != null) {
