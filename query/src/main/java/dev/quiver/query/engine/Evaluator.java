@@ -379,6 +379,20 @@ public final class Evaluator {
         if (!t.inherit().none()) {
             return inheritance.select(s);
         }
+        return selectOwn(s);
+    }
+
+    /**
+     * True when {@code s} is the step whose walk this run splits and the run is a chunk past the
+     * first: a pass beside the walk (inherited pairs) runs in the first chunk only.
+     */
+    boolean laterChunk(Step s) {
+        return chunk > 0 && s.id() == chunkStep;
+    }
+
+    /** {@link #select} over the ids the sources own (also the own part of an inherited pair term). */
+    boolean selectOwn(Step s) {
+        ResolvedTerm t = s.term();
         Cont k = next[s.id()];
         boolean pair = t.second() != null;
         long f = value(t.first());

@@ -146,24 +146,19 @@ final class InheritOps {
      * those are depends only on the type, so they are found once per table).
      */
     private boolean selectPairs(Step s) {
+        // the own pairs the ordinary way (chunks, whole tables), then the inherited ones in the first chunk
+        if (!ev.selectOwn(s)) {
+            return false;
+        }
+        if (ev.laterChunk(s)) {
+            return true;
+        }
         ResolvedTerm t = s.term();
         int slot = t.source().slot();
         Evaluator.Cont k = ev.next[s.id()];
         long f = ev.value(t.first()), sec = ev.value(t.second());
         boolean anyF = t.first().kind() == Operand.Kind.ANY, anyS = t.second().kind() == Operand.Kind.ANY;
-        long pattern = Ids.pairOfIndices(f != 0 ? Ids.index(f) : Ids.WILDCARD_INDEX,
-            sec != 0 ? Ids.index(sec) : Ids.WILDCARD_INDEX);
         LongArrayList m = new LongArrayList(), from = new LongArrayList();
-        for (Table tb : ev.world.tables(pattern)) {
-            if (tb.count() == 0 || ev.skip(tb)) {
-                continue;
-            }
-            m.clear();
-            TypeMatch.match(tb.type(), true, f, sec, anyF, anyS, m);
-            if (!m.isEmpty() && !rows(s, tb, slot, m, null, k)) {
-                return false;
-            }
-        }
         for (Table tb : ev.world.tables(IS_A_ANY)) {
             if (tb.count() == 0 || ev.skip(tb)) {
                 continue;
