@@ -33,7 +33,7 @@ import java.util.concurrent.Callable;
             QueryCommand.class, StatsCommand.class, CheckCommand.class, SnapshotCommand.class,
             RestoreCommand.class, AnalyzeCommand.class, ExportCommand.class, DemoCommand.class,
             TargetsCommand.class, SourcesCommand.class, RenameCommand.class,
-            ToggleCommand.Disable.class, ToggleCommand.Enable.class,
+            ToggleCommand.Disable.class, ToggleCommand.Enable.class, DefrelCommand.class,
             HelpCommand.class})
 public final class Quiver implements Callable<Integer> {
 

@@ -130,4 +130,26 @@ class InheritanceCliTest {
         assertEquals("1\n", run("query", w, "Mass(up IsA)", "--format", "count").ok().out());
         run("query", w, "Unit(up IsA)").badInput("doesn't have the (OnInstantiate, Inherit) trait");
     }
+
+    /** NOTES K5 and Inherit pairs through the CLI: (IsA, X|self) and pair terms see pairs held by bases. */
+    @Test
+    void queriesSeeInheritedPairs() {
+        run("add", w, "Mid", "(IsA, Base)").ok();
+        run("add", w, "Inst", "(IsA, Mid)").ok();
+        String out = run("query", w, "(IsA, Base|self)").ok().out();
+        assertTrue(out.contains("Mid"), out);
+        assertTrue(out.contains("Inst"), out);
+        assertTrue(out.contains("(IsA,Base)@Mid"), out);
+        assertEquals("2\n", run("query", w, "(IsA, Base|self)", "--format", "count").ok().out());
+        assertEquals("3\n", run("query", w, "(IsA, Base)", "--format", "count").ok().out());
+        // an Inherit relationship: instances see the base's pairs, reported on the base
+        run("add", w, "Likes", "(OnInstantiate, Inherit)").ok();
+        run("add", w, "base", "(Likes, gold)").ok();
+        run("new", w, "k1", "--isa", "base").ok();
+        String likes = run("query", w, "(Likes, $x)").ok().out();
+        assertTrue(likes.contains("(Likes,gold)@base"), likes);
+        assertEquals("2\n", run("query", w, "(Likes, gold)", "--format", "count").ok().out());
+        assertEquals("1\n", run("query", w, "Likes($this|self, gold)", "--format", "count").ok().out());
+        assertTrue(run("show", w, "Inst").ok().out().contains("(IsA,Base)"), run("show", w, "Inst").out());
+    }
 }

@@ -148,4 +148,30 @@ class ModelTraitsCliTest {
         run("component", w, "Follows", "delay:f64=0.7", "maxDistance:f64=100", "note:string=hi").badInput("already has schema");
         assertEquals(before, fingerprint(Path.of(w)));
     }
+
+    /** TEC-01 through the CLI: defrel maps Tecs keys to traits and fields; refusals change nothing. */
+    @Test
+    void defrelDefinesARelationshipTheTecsWay() {
+        String out = run("defrel", w, "Follows", "--exclusive", "--cascade-delete", "--reverse-index", "--transient",
+                "delay:f64=0.5", "maxDistance:f64=100").ok().out();
+        assertEquals("relationship Follows (OnDeleteTarget,Delete) Exclusive Component Transient "
+                + "{delay: f64 = 0.5, maxDistance: f64 = 100.0}\n", out);
+        run("add", w, "dog", "(Follows, owner)").ok();
+        assertTrue(show("dog").contains("(Follows,owner) {delay=0.5, maxDistance=100.0}"), show("dog"));
+        run("new", w, "cat").ok();
+        run("set", w, "dog", "(Follows, cat)", "{\"delay\": 2}").ok();
+        assertFalse(show("dog").contains("(Follows,owner)"), "exclusive: " + show("dog"));
+        run("delete", w, "cat").ok();
+        run("show", w, "dog").badInput("dog");
+        // a tag relationship with no keys
+        assertEquals("relationship Likes\n", run("defrel", w, "Likes").ok().out());
+        Map<String, String> before = fingerprint(Path.of(w));
+        run("defrel", w, "Near", "--sparse").badInput("DontFragment");
+        run("defrel", w, "Follows", "delay:f64=0.7").badInput("already has schema");
+        run("defrel", w, "Bad", "delay:i99").badInput("i99");
+        run("add", w, "a", "(Likes, b)").ok();
+        before = fingerprint(Path.of(w));
+        run("defrel", w, "Likes", "--exclusive").badInput("already in use");
+        assertEquals(before, fingerprint(Path.of(w)));
+    }
 }

@@ -61,8 +61,10 @@ import java.util.Set;
  *       bound by an earlier written And term, Or chain or {@code ==}, gives it only to sources
  *       owning an R pair (NOTES K4, Query Javadoc).</li>
  *   <li>Other pairs match the source's own pairs, one row per pair, with {@code _} positions
- *       collapsed to one row (NOTES K3); with none owned, the nearest IsA base holding matching
- *       Inherit pairs provides them (IsA pairs are Inherit: NOTES K5).</li>
+ *       collapsed to one row (NOTES K3), and the matching Inherit pairs it sees through its IsA
+ *       bases and does not own, each from the first base holding it (depth first, bases in type
+ *       order), a group the source owns staying its own (IsA pairs are Inherit: NOTES K5). Flecs
+ *       goes up only when no own pair matches, which with variables depends on term order.</li>
  *   <li>A {@code _} source gives one row per distinct matching pair over all sources, not
  *       transitive (NOTES K3, K12); its field source is {@code *}.</li>
  *   <li>The Singleton S written without a source matches on S itself (NOTES K10).</li>
@@ -80,10 +82,10 @@ import java.util.Set;
  * {@code !X} bind {@code $this}, NOTES K1); cycles end with a visited set (NOTES E3: Flecs
  * crashes); closures are sets (QS-32; Flecs repeats rows per path, K2); IsA inheritance in up
  * traversal is for (OnInstantiate, Inherit) ids, Quiver's inheritance model (Flecs tests every id
- * that is not DontInherit); policies are read from the world's data, where IsA has no
- * (OnInstantiate, Inherit), so {@code (IsA, X|self)} gives direct holders only (NOTES K5: Flecs
- * also gives instances of X's direct subtypes, reported {@code (IsA,X)@Mid}). Queries the engine
- * refuses as unsupported are not compared.
+ * that is not DontInherit); policies are read from the world's data, IsA pairs being Inherit as in
+ * Flecs (so {@code (IsA, X|self)} gives X's direct holders and, through them, the instances of X's
+ * subtypes, reported {@code (IsA,X)@Mid}: NOTES K5). Queries the engine refuses as unsupported are
+ * not compared.
  */
 final class BruteForce {
     /** Marks a field id that the model does not predict (transitive terms: NOTES K1). */
@@ -492,11 +494,13 @@ final class BruteForce {
         if (transitive(t)) {
             return transitivePair(t, s, vars);
         }
-        List<Match> own = pairsOf(t, s, vars, s, false);
-        if (!own.isEmpty()) {
-            return own;
+        List<Match> out = pairsOf(t, s, vars, s, false);
+        Set<Long> groups = new HashSet<>();
+        for (Match m : out) {
+            groups.add(m.id());
         }
-        return inheritedPairs(t, s, vars, new HashSet<>());
+        inheritedPairs(t, s, s, vars, new HashSet<>(), groups, out);
+        return out;
     }
 
     /** True when the term is evaluated over the transitive closure. */
@@ -678,22 +682,35 @@ final class BruteForce {
         return new ArrayList<>(groups.values());
     }
 
-    /** Self|up IsA for pairs: the nearest base with matching Inherit pairs provides them. */
-    private List<Match> inheritedPairs(Term t, long e, Map<String, Long> vars, Set<Long> visited) {
+    /**
+     * The Inherit pairs matching the term that e sees through its IsA bases and does not own (depth
+     * first, bases in type order: the first base holding a pair provides it), one per group not
+     * already in {@code groups}.
+     */
+    private void inheritedPairs(Term t, long s, long e, Map<String, Long> vars, Set<Long> visited, Set<Long> groups,
+                                List<Match> out) {
         for (long b : mw.targets(e, Builtin.IS_A)) {
             if (!visited.add(b)) {
                 continue;
             }
-            List<Match> m = pairsOf(t, b, vars, b, true);
-            if (!m.isEmpty()) {
-                return m;
+            for (Match m : pairsOf(t, b, vars, b, true)) {
+                if (groups.add(m.id()) && !ownsGroup(t, s, m.id())) {
+                    out.add(m);
+                }
             }
-            m = inheritedPairs(t, b, vars, visited);
-            if (!m.isEmpty()) {
-                return m;
+            inheritedPairs(t, s, b, vars, visited, groups, out);
+        }
+    }
+
+    /** True when s owns a pair of the group key (a {@code _} position in the key stands for any). */
+    private boolean ownsGroup(Term t, long s, long key) {
+        for (long id : mw.type(s)) {
+            if (Ids.isPair(id) && (t.first().kind() == ElKind.ANY || Ids.first(id) == Ids.first(key))
+                && (t.second().kind() == ElKind.ANY || Ids.second(id) == Ids.second(key))) {
+                return true;
             }
         }
-        return List.of();
+        return false;
     }
 
     /** A {@code _} source: each distinct matching pair over all enumerable entities, once. */

@@ -104,6 +104,10 @@ final class ModelWorld {
             if (symmetric) {
                 w.add(r, Builtin.SYMMETRIC);
             }
+            if (!transitive && rnd.nextInt(3) == 0) {
+                // instances see the base's pairs through IsA instead of copies (Flecs v4 Inherit)
+                w.add(r, w.pair(Builtin.ON_INSTANTIATE, Builtin.INHERIT));
+            }
             rels.add(new Rel(r, "R" + i, transitive, reflexive, exclusive, symmetric, traversable));
         }
         int n = 10 + rnd.nextInt(16);
@@ -332,9 +336,15 @@ final class ModelWorld {
         return seen;
     }
 
-    /** The (OnInstantiate, P) policy of an id (of its relationship for a pair), read from the world's data. */
+    /**
+     * The (OnInstantiate, P) policy of an id (of its relationship for a pair), read from the world's data;
+     * IsA pairs are Inherit, as in Flecs v4.
+     */
     String policy(long id) {
         long c = Ids.isPair(id) ? ofIndex(Ids.first(id)) : id;
+        if (c == Builtin.IS_A && Ids.isPair(id)) {
+            return "Inherit"; // Flecs v4 gives IsA (OnInstantiate, Inherit) (NOTES K5)
+        }
         if (c == 0 || !types.containsKey(c)) {
             return "Override";
         }

@@ -7,8 +7,9 @@ package dev.quiver.storage;
  * the base, where {@code get}, {@code has} and queries find it through IsA; {@link #DONT_INHERIT}
  * neither copies nor shares it. The plain {@code DontInherit} tag (older Flecs) is read as
  * {@code (OnInstantiate, DontInherit)}. Builtin ids (Prefab, Disabled, Component, every trait) and
- * pairs of builtin relationships (ChildOf, IsA, the cleanup and trait pairs) are never copied nor
- * shared: {@link #DONT_INHERIT}.
+ * pairs of builtin relationships (ChildOf, the cleanup and trait pairs) are never copied nor
+ * shared: {@link #DONT_INHERIT}. IsA pairs are {@link #INHERIT}, as in Flecs v4 (conformance NOTES
+ * K5): an instance of {@code Mid} with {@code (IsA, Base)} sees that pair through {@code Mid}.
  */
 public enum OnInstantiate {
     OVERRIDE, INHERIT, DONT_INHERIT

@@ -22,6 +22,7 @@ import dev.quiver.storage.rules.Paths;
 import dev.quiver.storage.rules.Toggles;
 import dev.quiver.storage.rules.TraitRules;
 import dev.quiver.storage.rules.Traits;
+import dev.quiver.storage.rules.Validators;
 import dev.quiver.storage.rules.Values;
 import dev.quiver.storage.table.Schemas;
 import dev.quiver.storage.table.Table;
@@ -86,6 +87,7 @@ public final class World implements AutoCloseable {
     private final TraitRules rules;
     private final Hierarchy hierarchy;
     private final Values values;
+    private final Validators validators;
     private final Cleanup cleanup;
     private final Inheritance inheritance;
     private final Toggles toggles;
@@ -110,6 +112,7 @@ public final class World implements AutoCloseable {
         values = new Values(entities, tables, moves, schemas, rules, paths, changes);
         inheritance = new Inheritance(entities, tables);
         values.setInheritance(inheritance);
+        validators = new Validators(entities, schemas, values, paths);
         rules.setInstantiation(new Prefabs(entities, tables, moves, names, rules, hierarchy, inheritance, paths, changes));
         cleanup = new Cleanup(entities, tables, moves, reverse, names, schemas, traits, paths, changes);
         toggles = new Toggles(entities, tables, moves, traits, paths, changes);
@@ -517,13 +520,24 @@ public final class World implements AutoCloseable {
      * {@code Object[]} of values in field order.
      *
      * @throws ValueException when the id has no schema or the value does not fit it
+     * @throws ValidationException when the id's {@link Validator} refuses the value
      */
     public void set(long e, long id, Object value) {
         int idx = aliveIndex(e);
         rules.checkNotBuiltin(idx);
         rules.checkConcrete(id);
         Object[] vals = values.prepare(id, value);
-        mutate(() -> values.set(idx, id, vals));
+        mutate(() -> values.set(idx, id, validators.check(idx, id, vals)));
+    }
+
+    /**
+     * Registers (null: removes) the {@link Validator} every later {@link #set} of component
+     * {@code id}, or of a pair of relationship {@code id}, runs first (Tecs init, TEC-06); in memory only.
+     *
+     * @throws ValidationException when {@code id} is a pair or has no schema
+     */
+    public void validate(long id, Validator v) {
+        validators.put(id, v);
     }
 
     /**

@@ -294,4 +294,121 @@ class ModelTraitsTest {
         assertThrows(SchemaConflictException.class, () -> w.component("Follows", follows.withDefaults(Map.of("delay", 0.7))));
         assertEquals(follows, w.schema(w.resolve("Follows")));
     }
+
+    /**
+     * Flecs v4 copies a toggled Override component's disabled state when a prefab is instantiated:
+     * the instance gets {@code (Disabled, C)} with the base's value; the nearest base decides.
+     */
+    @Test
+    void instantiationCopiesTheDisabledState() {
+        w = World.create(tmp.resolve("w"));
+        long pos = w.component(Position.class);
+        w.add(pos, Builtin.CAN_TOGGLE);
+        long glowing = w.entity("Glowing");
+        w.add(glowing, Builtin.CAN_TOGGLE);
+        long base = w.entity("base");
+        w.add(base, Builtin.PREFAB);
+        w.set(base, pos, new Position(3, 4));
+        w.add(base, glowing);
+        w.disable(base, pos);
+        w.disable(base, glowing);
+        long inst = w.entity("inst");
+        w.add(inst, w.pair(Builtin.IS_A, base));
+        assertEquals(List.of("(IsA,base)", "(Disabled,Position)", "(Disabled,Glowing)"), ids(inst));
+        assertTrue(w.isDisabled(inst, pos));
+        w.enable(inst, pos);
+        assertEquals(new Position(3, 4), w.get(inst, Position.class), "the value came with it");
+        assertTrue(w.isDisabled(base, pos), "the base is unchanged");
+        // an instance that owns the id keeps it enabled, with its own value
+        long own = w.entity("own");
+        w.set(own, pos, new Position(9, 9));
+        w.add(own, w.pair(Builtin.IS_A, base));
+        assertEquals(new Position(9, 9), w.get(own, Position.class));
+        assertFalse(w.isDisabled(own, pos));
+        // the nearest base decides: mid holds Position enabled over base's disabled one
+        long mid = w.entity("mid");
+        w.add(mid, w.pair(Builtin.IS_A, base));
+        w.enable(mid, pos);
+        w.set(mid, pos, new Position(5, 6));
+        long leaf = w.entity("leaf");
+        w.add(leaf, w.pair(Builtin.IS_A, mid));
+        assertEquals(new Position(5, 6), w.get(leaf, Position.class));
+        assertTrue(w.isDisabled(leaf, glowing), "Glowing is disabled on mid, copied from base");
+    }
+
+    /** TEC-06: a validator runs before a set changes anything; it refuses or refines the value. */
+    @Test
+    void validatorsRefuseOrRefineSets() {
+        w = World.create(tmp.resolve("w"));
+        Schema follows = Schema.of("delay", FieldType.F64, "maxDistance", FieldType.F64)
+                .withDefaults(Map.of("delay", 0.5, "maxDistance", 100));
+        long f = w.component("Follows", follows);
+        long leader = w.entity("leader"), e = w.entity("e");
+        var seen = new ArrayList<String>();
+        w.validate(f, (ent, id, value) -> {
+            seen.add(w.path(ent) + " " + w.idToString(id) + " " + value);
+            double d = (Double) value.get("delay");
+            if (d < 0) {
+                throw new ValidationException("delay must not be negative, got " + d);
+            }
+            return d > 10 ? Map.of("delay", 10.0) : value; // refine: clamp
+        });
+        w.set(e, w.pair(f, leader), Map.of("maxDistance", 50));
+        assertEquals(List.of("e (Follows,leader) {delay=0.5, maxDistance=50.0}"), seen, "defaults, then the set fields");
+        w.set(e, w.pair(f, leader), Map.of("delay", 42.0));
+        assertEquals(Map.of("delay", 10.0, "maxDistance", 50.0), w.get(e, w.pair(f, leader)));
+        long[] before = w.type(e);
+        var ex = assertThrows(ValidationException.class, () -> w.set(e, w.pair(f, w.entity("other")), Map.of("delay", -1.0)));
+        assertTrue(ex.getMessage().contains("must not be negative"), ex.getMessage());
+        assertArrayEquals(before, w.type(e), "nothing changed");
+        // a validator that fails otherwise is reported as a refusal too, and changes nothing
+        w.validate(f, (ent, id, value) -> {
+            throw new IllegalStateException("boom");
+        });
+        var fail = assertThrows(ValidationException.class, () -> w.set(e, w.pair(f, leader), Map.of("delay", 1.0)));
+        assertTrue(fail.getMessage().contains("boom"), fail.getMessage());
+        assertEquals(10.0, w.get(e, w.pair(f, leader)).get("delay"));
+        w.validate(f, null);
+        w.set(e, w.pair(f, leader), Map.of("delay", -3.0));
+        // tags and pairs cannot have validators
+        long tag = w.entity("Tag");
+        assertThrows(ValidationException.class, () -> w.validate(tag, (a, b, c) -> c));
+        assertThrows(ValidationException.class, () -> w.validate(w.pair(f, leader), (a, b, c) -> c));
+    }
+
+    /** TEC-01: a Tecs relationship definition becomes Quiver traits, schema and validator. */
+    @Test
+    void relationshipSpecsDefineTraitsSchemaAndValidator() {
+        w = World.create(tmp.resolve("w"));
+        Schema fields = Schema.of("delay", FieldType.F64).withDefaults(Map.of("delay", 0.5));
+        long r = new RelationshipSpec("Follows", true, false, true, true, fields, (e, id, v) -> {
+            if ((Double) v.get("delay") > 5) {
+                throw new ValidationException("too slow");
+            }
+            return v;
+        }).define(w);
+        assertEquals(List.of("(OnDeleteTarget,Delete)", "Exclusive", "Component", "Transient"), ids(r));
+        assertEquals(fields, w.schema(r));
+        long a = w.entity("a"), b = w.entity("b"), c = w.entity("c");
+        w.add(a, w.pair(r, b));
+        w.set(a, w.pair(r, c), Map.of("delay", 1.0));
+        assertEquals(List.of("(Follows,c)"), ids(a), "exclusive: the new target replaced the old");
+        assertThrows(ValidationException.class, () -> w.set(a, w.pair(r, c), Map.of("delay", 9.0)));
+        w.delete(c);
+        assertFalse(w.isAlive(a), "cascadeDelete");
+        // defining again adds nothing new; sparse and init without fields are refused, changing nothing
+        assertEquals(r, new RelationshipSpec("Follows", true, false, true, true, fields, null).define(w));
+        int count = w.entityCount();
+        assertThrows(IdException.class, () -> new RelationshipSpec("Likes", false, true, false, false, null, null).define(w));
+        assertThrows(ValidationException.class,
+                () -> new RelationshipSpec("Likes", false, false, false, false, null, (e, id, v) -> v).define(w));
+        assertEquals(count, w.entityCount());
+        assertEquals(0, w.lookup("Likes"));
+        // a structural trait on a relationship in use is refused as ever
+        long used = w.entity("Used");
+        w.add(w.entity("x"), w.pair(used, b));
+        assertThrows(StructuralTraitException.class,
+                () -> new RelationshipSpec("Used", true, false, false, false, null, null).define(w));
+        assertFalse(w.owns(used, Builtin.EXCLUSIVE));
+    }
 }

@@ -379,6 +379,20 @@ public final class Evaluator {
         if (!t.inherit().none()) {
             return inheritance.select(s);
         }
+        return selectOwn(s);
+    }
+
+    /**
+     * True when {@code s} is the step whose walk this run splits and the run is a chunk past the
+     * first: a pass beside the walk (inherited pairs) runs in the first chunk only.
+     */
+    boolean laterChunk(Step s) {
+        return chunk > 0 && s.id() == chunkStep;
+    }
+
+    /** {@link #select} over the ids the sources own (also the own part of an inherited pair term). */
+    boolean selectOwn(Step s) {
+        ResolvedTerm t = s.term();
         Cont k = next[s.id()];
         boolean pair = t.second() != null;
         long f = value(t.first());
@@ -487,7 +501,7 @@ public final class Evaluator {
     }
 
     /** Binds the term's first/second variables from a matched id, writes the field, continues. */
-    private boolean emit(Step s, ResolvedTerm t, long id, long src, Cont k) {
+    boolean emit(Step s, ResolvedTerm t, long id, long src, Cont k) {
         int fs = -1, ss = -1;
         long reported = id;
         if (t.second() != null) {

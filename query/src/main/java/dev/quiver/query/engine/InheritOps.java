@@ -1,10 +1,12 @@
 package dev.quiver.query.engine;
 
 import dev.quiver.index.Ids;
+import dev.quiver.query.plan.Operand;
 import dev.quiver.query.plan.ResolvedTerm;
 import dev.quiver.query.plan.Step;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.table.Table;
+import dev.quiver.storage.table.Types;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
@@ -20,6 +22,10 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  *       source unbound, the candidates are the rows of the tables holding IsA pairs (component
  *       index of {@code (IsA, *)}), decided once per table: which base provides X depends only on
  *       the type.</li>
+ *   <li>pair and wildcard terms ({@link ResolvedTerm.Inherit#pairs}): the source's own matching
+ *       pairs, and the matching Inherit pairs it sees through its IsA bases and does not own, each
+ *       with the nearest base holding it as the field's source (IsA pairs included:
+ *       {@code (IsA, Base|self)} returns instances of Base's subtypes, conformance NOTES K5).</li>
  * </ul>
  */
 final class InheritOps {
@@ -35,6 +41,9 @@ final class InheritOps {
     boolean select(Step s) {
         ResolvedTerm t = s.term();
         ResolvedTerm.Inherit in = t.inherit();
+        if (in.pairs()) {
+            return selectPairs(s);
+        }
         long x = t.first().entity();
         int slot = t.source().slot();
         Evaluator.Cont k = ev.next[s.id()];
@@ -94,6 +103,9 @@ final class InheritOps {
     boolean with(Step s) {
         ResolvedTerm t = s.term();
         ResolvedTerm.Inherit in = t.inherit();
+        if (in.pairs()) {
+            return withPairs(s);
+        }
         long src = ev.sourceValue(t.source());
         if (src == 0 || !ev.world.isAlive(src)) {
             return true;
@@ -125,6 +137,130 @@ final class InheritOps {
             }
         }
         return true;
+    }
+
+    /**
+     * A pair or wildcard term, source unbound ({@link ResolvedTerm.Inherit#pairs}): the tables
+     * holding a matching pair, each row with its own matches; then the tables holding IsA pairs,
+     * each row with the matching Inherit pairs it sees through its bases and does not own (which
+     * those are depends only on the type, so they are found once per table).
+     */
+    private boolean selectPairs(Step s) {
+        // the own pairs the ordinary way (chunks, whole tables), then the inherited ones in the first chunk
+        if (!ev.selectOwn(s)) {
+            return false;
+        }
+        if (ev.laterChunk(s)) {
+            return true;
+        }
+        ResolvedTerm t = s.term();
+        int slot = t.source().slot();
+        Evaluator.Cont k = ev.next[s.id()];
+        long f = ev.value(t.first()), sec = ev.value(t.second());
+        boolean anyF = t.first().kind() == Operand.Kind.ANY, anyS = t.second().kind() == Operand.Kind.ANY;
+        LongArrayList m = new LongArrayList(), from = new LongArrayList();
+        for (Table tb : ev.world.tables(IS_A_ANY)) {
+            if (tb.count() == 0 || ev.skip(tb)) {
+                continue;
+            }
+            inheritedPairs(tb, tb.entity(0), f, sec, anyF, anyS, m, from);
+            if (!m.isEmpty() && !rows(s, tb, slot, m, from, k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Each row of {@code tb} bound to the source slot, with the matches {@code m} found on {@code from} (null: the row). */
+    private boolean rows(Step s, Table tb, int slot, LongArrayList m, LongArrayList from, Evaluator.Cont k) {
+        long[] ents = tb.entities();
+        for (int row = 0, n = tb.count(); row < n; row++) {
+            ev.bindSource(slot, ents[row], tb, row);
+            boolean r = from == null ? ev.emitAll(s, s.term(), m, ents[row], k) : emitFrom(s, m, from, k);
+            ev.b.values[slot] = 0;
+            if (!r) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A pair or wildcard term, source bound or fixed: its own matching pairs, then the Inherit ones it sees through its bases. */
+    private boolean withPairs(Step s) {
+        ResolvedTerm t = s.term();
+        long src = ev.sourceValue(t.source());
+        if (src == 0 || !ev.world.isAlive(src)) {
+            return true;
+        }
+        Table tb = ev.tableOf(t.source(), src);
+        if (tb == null) {
+            return true;
+        }
+        long f = ev.value(t.first()), sec = ev.value(t.second());
+        boolean anyF = t.first().kind() == Operand.Kind.ANY, anyS = t.second().kind() == Operand.Kind.ANY;
+        LongArrayList m = new LongArrayList(), from = new LongArrayList();
+        TypeMatch.match(tb.type(), true, f, sec, anyF, anyS, m);
+        if (!ev.emitAll(s, t, m, src, ev.next[s.id()])) {
+            return false;
+        }
+        if (!Types.hasPairOf(tb.type(), Ids.index(Builtin.IS_A))) {
+            return true;
+        }
+        inheritedPairs(tb, src, f, sec, anyF, anyS, m, from);
+        return emitFrom(s, m, from, ev.next[s.id()]);
+    }
+
+    private boolean emitFrom(Step s, LongArrayList m, LongArrayList from, Evaluator.Cont k) {
+        for (int i = 0, n = m.size(); i < n; i++) {
+            if (!ev.emit(s, s.term(), m.getLong(i), from.getLong(i), k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The pairs matching the pattern that entity {@code e} (of table {@code tb}) sees through its IsA
+     * bases and does not own, Inherit ones only, nearest base first ({@link
+     * dev.quiver.storage.World#inheritedIds}), into {@code out}, with the base providing each into
+     * {@code from}. A {@code _} position keeps one pair per group, none of a group {@code e} owns.
+     */
+    private void inheritedPairs(Table tb, long e, long f, long sec, boolean anyF, boolean anyS, LongArrayList out,
+                                LongArrayList from) {
+        out.clear();
+        from.clear();
+        LongArrayList own = null;
+        for (long id : ev.world.inheritedIds(e)) {
+            if (!Ids.isPair(id) || (f != 0 && Ids.first(id) != Ids.index(f))
+                    || (sec != 0 && Ids.second(id) != Ids.index(sec)) || collapsed(out, id, anyF, anyS)) {
+                continue;
+            }
+            if (anyF || anyS) {
+                if (own == null) {
+                    own = new LongArrayList();
+                    TypeMatch.match(tb.type(), true, f, sec, anyF, anyS, own);
+                }
+                if (collapsed(own, id, anyF, anyS)) {
+                    continue;
+                }
+            }
+            out.add(id);
+            from.add(ev.world.owner(e, id));
+        }
+    }
+
+    /** True when a {@code _} position makes {@code id} one of the group of a pair in {@code out}. */
+    private static boolean collapsed(LongArrayList out, long id, boolean anyF, boolean anyS) {
+        if (!anyF && !anyS) {
+            return false;
+        }
+        for (int i = 0; i < out.size(); i++) {
+            long o = out.getLong(i);
+            if ((anyF || Ids.first(o) == Ids.first(id)) && (anyS || Ids.second(o) == Ids.second(id))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static long[] ids(long x, ResolvedTerm.Inherit in) {

@@ -6,8 +6,6 @@ import dev.quiver.query.parse.Traversal;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.OnInstantiate;
 import dev.quiver.storage.World;
-import dev.quiver.storage.table.Table;
-import dev.quiver.storage.table.Types;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
@@ -27,10 +25,18 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  *       as Flecs refuses it. Override ids were copied onto instances and DontInherit ids never
  *       reach them, so terms on those need nothing.</li>
  * </ul>
- * Still refused with {@link UnsupportedQueryException}, instead of a short answer: a pair or
- * wildcard term when an IsA base owns a matching Inherit id, and an Inherit id that also has IsA
- * subsets in use. IsA and ChildOf pair terms are answered by the transitive engine and ChildOf is
- * DontInherit, so they pass.
+ * <ul>
+ *   <li><b>Inherited pairs.</b> A pair or wildcard term whose pattern may match Inherit pairs
+ *       ({@link #pairs}) matches the source's own pairs and the matching Inherit pairs it sees
+ *       through its IsA bases and does not own, each from the nearest base holding it: exactly the
+ *       pairs {@code World.has} sees, whatever the order the terms bind variables in. Flecs tries
+ *       the source's own pairs first and goes up only when none match, so with a variable or
+ *       wildcard target its answer depends on what is bound; Quiver's does not. With a fixed pair
+ *       both agree. {@code (IsA, Base|self)} thus returns the instances of Base's subtypes, reported
+ *       {@code (IsA,Base)@Mid} (NOTES K5).</li>
+ * </ul>
+ * Still refused with {@link UnsupportedQueryException}, instead of a short answer: an Inherit id
+ * that also has IsA subsets in use.
  */
 final class InheritedTerms {
     private static final int IS_A = Ids.index(Builtin.IS_A);
@@ -69,7 +75,7 @@ final class InheritedTerms {
             throw refuse(world, text, column, world.idToString(x) + " is (OnInstantiate, Inherit) and "
                     + world.idToString(derived[0]) + " IsA " + world.idToString(x) + " is in use");
         }
-        return new ResolvedTerm.Inherit(derived, self, up);
+        return new ResolvedTerm.Inherit(derived, self, up, false);
     }
 
     /** The ids in use that are transitive IsA subsets of {@code x} (not {@code x} itself). */
@@ -100,34 +106,30 @@ final class InheritedTerms {
     }
 
     /**
-     * Refuses a pair or wildcard term whose answer IsA inheritance would change: an IsA base owns
-     * a matching id that is Inherit.
+     * The inheritance of a pair or wildcard term (Flecs v4: a term whose id is
+     * {@code (OnInstantiate, Inherit)} matches {@code self|up IsA} by default; pairs take their
+     * relationship's policy, and IsA pairs are Inherit, conformance NOTES K5): {@link
+     * ResolvedTerm.Inherit#PAIRS} when no traversal is written on the source, the term is not
+     * evaluated over a transitive closure, the source is not {@code _}, and the relationship is a
+     * variable or wildcard (it may stand for an Inherit relationship) or a constant whose pairs are
+     * Inherit; else {@link ResolvedTerm.Inherit#NONE}. Decided from the traits, not from the data,
+     * so a cached query stays right when a base gets a pair later.
      *
-     * @param id the term's id: a pair whose elements may be wildcards
-     * @throws UnsupportedQueryException when a base owns a matching Inherit id
+     * @param first the resolved relationship element
      */
-    static void checkPattern(World world, long id, String text, int column) {
-        if (Ids.isPair(id) && (Ids.first(id) == IS_A || Ids.first(id) == Ids.index(Builtin.CHILD_OF))) {
-            return;
+    static ResolvedTerm.Inherit pairs(World world, Operand first, Traversal tr, boolean transitive, boolean anySource) {
+        if (transitive || anySource || !tr.isNone()) {
+            return ResolvedTerm.Inherit.NONE;
         }
-        for (Table t : world.tables(Ids.pairOfIndices(IS_A, Ids.WILDCARD_INDEX))) {
-            if (t.count() == 0) {
-                continue;
-            }
-            long[] type = t.type();
-            for (int k = Types.pairsStart(type, IS_A); Types.isPairOf(type, k, IS_A); k++) {
-                long base = world.entityOfIndex(Ids.second(type[k]));
-                if (base == 0) {
-                    continue;
-                }
-                for (long have : world.table(base).type()) {
-                    if (Types.matches(id, have) && world.onInstantiate(have) == OnInstantiate.INHERIT) {
-                        throw refuse(world, text, column, "base " + world.idToString(base) + " has the Inherit id "
-                                + world.idToString(have) + " and " + world.idToString(t.entity(0)) + " inherits from it");
-                    }
-                }
-            }
+        if (first.kind() != Operand.Kind.CONST) {
+            return ResolvedTerm.Inherit.PAIRS;
         }
+        long r = first.entity();
+        if (Ids.isPair(r) || !world.isAlive(r)
+                || world.onInstantiate(Ids.pairOfIndices(Ids.index(r), Ids.WILDCARD_INDEX)) != OnInstantiate.INHERIT) {
+            return ResolvedTerm.Inherit.NONE;
+        }
+        return ResolvedTerm.Inherit.PAIRS;
     }
 
     private static UnsupportedQueryException refuse(World world, String text, int column, String why) {

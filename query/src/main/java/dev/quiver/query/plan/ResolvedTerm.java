@@ -50,10 +50,19 @@ public record ResolvedTerm(Term ast, Operand first, Operand second, Operand sour
      * @param self the source's own ids match (every term but {@code X(up IsA)})
      * @param up an IsA base of the source that owns X matches, the nearest one as the field's
      *     source (X is {@code (OnInstantiate, Inherit)}: {@code self|up IsA} by default)
+     * @param pairs a pair or wildcard term (not transitive, no traversal written, source not
+     *     {@code _}) whose pattern may match Inherit pairs: the source's own matching pairs, and the
+     *     matching Inherit pairs it sees through its IsA bases and does not own, each reported with
+     *     the nearest base holding it (depth first, bases in type order) as the field's source: the
+     *     ids {@code has} sees (Flecs v4 {@code self|up IsA} for Inherit ids; IsA pairs are Inherit,
+     *     conformance NOTES K5)
      */
-    public record Inherit(long[] derived, boolean self, boolean up) {
+    public record Inherit(long[] derived, boolean self, boolean up, boolean pairs) {
         /** Own ids only: no component inheritance, no IsA traversal. */
-        public static final Inherit NONE = new Inherit(new long[0], true, false);
+        public static final Inherit NONE = new Inherit(new long[0], true, false, false);
+
+        /** Self, then up IsA for the Inherit pairs a pair or wildcard term matches. */
+        public static final Inherit PAIRS = new Inherit(new long[0], true, true, true);
 
         /** True when the term is matched the ordinary way (own ids only). */
         public boolean none() {

@@ -299,11 +299,10 @@ final class Resolver {
         Up up = UpRules.of(world, t, srcRef, first, transitive);
         if (first.kind() == Operand.Kind.CONST) {
             noteBuiltin(first.entity());
-            if (!Ids.isPair(first.entity()) && second != null) {
-                long id = second.kind() == Operand.Kind.CONST ? Ids.pair(first.entity(), second.entity())
-                    : Ids.pairOfIndices(Ids.index(first.entity()), Ids.WILDCARD_INDEX);
-                InheritedTerms.checkPattern(world, id, t.toString(), t.column());
-            }
+        }
+        if (second != null && (first.kind() != Operand.Kind.CONST || !Ids.isPair(first.entity()))) {
+            inherit = InheritedTerms.pairs(world, first, srcRef.traversal(), transitive,
+                source.kind() == Operand.Kind.ANY);
         }
         if (second != null && second.kind() == Operand.Kind.CONST) {
             noteBuiltin(second.entity());

@@ -45,10 +45,17 @@ public final class Inheritance {
      * The OnInstantiate policy of a concrete id: for a plain id its entity's, for a pair its
      * relationship's (Flecs v4 pairs take the relationship's flags). {@code (OnInstantiate, P)} on
      * the entity gives P, the {@code DontInherit} tag gives DontInherit, anything else Override.
-     * Builtin ids and pairs of builtin relationships are DontInherit ({@link OnInstantiate}).
+     * Builtin ids and pairs of builtin relationships are DontInherit ({@link OnInstantiate}), except
+     * IsA pairs, which are Inherit as in Flecs v4 (its bootstrap gives IsA
+     * {@code (OnInstantiate, Inherit)}; conformance NOTES K5): an instance of {@code Mid} sees
+     * {@code (IsA, Base)} on {@code Mid}. The rule lives here rather than as a stored pair on IsA,
+     * so worlds written before it need no change.
      */
     public OnInstantiate policy(long id) {
         int subject = Ids.isPair(id) ? Ids.first(id) : Ids.index(id);
+        if (Ids.isPair(id) && subject == IS_A) {
+            return OnInstantiate.INHERIT;
+        }
         if (subject < Builtin.FIRST_USER_INDEX || !entities.isAliveIndex(subject)) {
             return OnInstantiate.DONT_INHERIT;
         }

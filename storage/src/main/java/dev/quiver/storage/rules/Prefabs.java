@@ -37,7 +37,10 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  *       first copies the base's value onto it (Flecs v4: adding an inherited component overrides
  *       it with the base's value).</li>
  * </ul>
- * Prefab, Disabled, ChildOf, IsA and every other builtin are never copied ({@link OnInstantiate}).
+ * Prefab, Disabled, ChildOf, IsA and every other builtin are never copied ({@link OnInstantiate}),
+ * except that an Override id the base holds disabled ({@code (Disabled, C)}, {@link Toggles}) is
+ * copied disabled, with its value, as Flecs v4 copies a toggled component's disabled bit; the
+ * nearest base decides whether C arrives enabled or disabled.
  * Not thread-safe; runs inside a transaction.
  */
 public final class Prefabs implements TraitRules.Instantiation {
@@ -46,6 +49,7 @@ public final class Prefabs implements TraitRules.Instantiation {
 
     private static final int IS_A = Ids.index(Builtin.IS_A);
     private static final int CHILD_OF = Ids.index(Builtin.CHILD_OF);
+    private static final int DISABLED = Ids.index(Builtin.DISABLED);
 
     private final EntityIndex entities;
     private final TableSet tables;
@@ -129,16 +133,29 @@ public final class Prefabs implements TraitRules.Instantiation {
         inheritance.ancestors(base, order, new IntOpenHashSet(new int[] {instance}));
         var ids = new LongArrayList();
         var from = new IntArrayList();
+        var disabled = new LongArrayList();
+        var disabledFrom = new IntArrayList();
         long[] own = moves.tableOf(instance).type();
         for (int k = 0; k < order.size(); k++) {
             int b = order.getInt(k);
             for (long id : moves.tableOf(b).type()) {
+                if (Ids.isPair(id) && Ids.first(id) == DISABLED) {
+                    long c = entities.getAny(Ids.second(id));
+                    if (c != 0 && inheritance.policy(c) == OnInstantiate.OVERRIDE
+                            && java.util.Arrays.binarySearch(own, c) < 0 && java.util.Arrays.binarySearch(own, id) < 0
+                            && !ids.contains(c) && !disabled.contains(id)) {
+                        disabled.add(id); // copied disabled, with its value (Flecs v4 copies the toggle bit)
+                        disabledFrom.add(b);
+                    }
+                    continue;
+                }
                 if (java.util.Arrays.binarySearch(own, id) >= 0 || ids.contains(id)
                         || inheritance.policy(id) != OnInstantiate.OVERRIDE) {
                     continue;
                 }
-                if (!Ids.isPair(id) && java.util.Arrays.binarySearch(own, Toggles.disabledPair(id)) >= 0) {
-                    continue; // the instance holds it, disabled (Flecs v4 CanToggle)
+                if (!Ids.isPair(id) && (java.util.Arrays.binarySearch(own, Toggles.disabledPair(id)) >= 0
+                        || disabled.contains(Toggles.disabledPair(id)))) {
+                    continue; // the instance holds it disabled, or a nearer base does (Flecs v4 CanToggle)
                 }
                 if (Ids.isPair(id) && isExclusive(Ids.first(id)) && (Types.hasPairOf(own, Ids.first(id))
                         || collectedPairOf(ids, Ids.first(id)))) {
@@ -157,6 +174,16 @@ public final class Prefabs implements TraitRules.Instantiation {
             if (moves.tableOf(instance).column(id) != null) {
                 copyValue(from.getInt(k), instance, id);
             }
+        }
+        for (int k = 0; k < disabled.size(); k++) {
+            long id = disabled.getLong(k);
+            Table t = moves.tableOf(instance);
+            if (t.hasId(id) || t.hasId(entities.getAny(Ids.second(id)))) {
+                continue; // a With rule of a copy added it enabled
+            }
+            // held as (Disabled, C) in place of C ({@link Toggles}): no trait rule applies to it
+            moves.move(instance, tables.forType(Types.insert(t.type(), id)));
+            copyValue(disabledFrom.getInt(k), instance, id);
         }
     }
 

@@ -91,6 +91,24 @@ public final class Values {
         return toFieldValues(s, value, paths.idToString(id));
     }
 
+    /**
+     * The whole value setting prepared {@code vals} on entity index {@code idx} would store, as an
+     * ordered field map: each field set, the others as they are (the entity's value, or the
+     * inherited one an add copies), or for a new id its schema's defaults ({@link Validators}).
+     */
+    public Map<String, Object> preview(int idx, long id, Object[] vals) {
+        Schema s = schemas.of(id);
+        Map<String, Object> cur = get(idx, id);
+        Map<String, Object> out = new java.util.LinkedHashMap<>(cur != null ? cur : s.initial());
+        for (int f = 0; f < s.size(); f++) {
+            if (vals[f] != NO_VALUE) {
+                FieldType t = s.field(f).type();
+                out.put(s.field(f).name(), t == FieldType.STRING ? vals[f] : t.fromRaw((Long) vals[f]));
+            }
+        }
+        return out;
+    }
+
     /** Sets prepared field values of {@code id} on entity index {@code idx}, adding the id first. */
     public void set(int idx, long id, Object[] vals) {
         rules.add(idx, id);

@@ -1,0 +1,94 @@
+package dev.quiver.storage.rules;
+
+import dev.quiver.index.Ids;
+import dev.quiver.storage.ValidationException;
+import dev.quiver.storage.Validator;
+import dev.quiver.storage.entity.EntityIndex;
+import dev.quiver.storage.table.Schemas;
+import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The {@link Validator}s of components and relationships (Tecs {@code init}, FEATURES TEC-06): which
+ * one a set runs, and running it on the value the set would store, before anything changes. A
+ * plain id runs its component's validator, a pair {@code (R, T)} its relationship's. Held in memory
+ * only (validators are code); not thread-safe.
+ */
+public final class Validators {
+    private final Int2ObjectOpenHashMap<Validator> byIndex = new Int2ObjectOpenHashMap<>();
+    private final EntityIndex entities;
+    private final Schemas schemas;
+    private final Values values;
+    private final Paths paths;
+
+    public Validators(EntityIndex entities, Schemas schemas, Values values, Paths paths) {
+        this.entities = entities;
+        this.schemas = schemas;
+        this.values = values;
+        this.paths = paths;
+    }
+
+    /**
+     * Registers (or with null removes) the validator of component or relationship {@code id}.
+     *
+     * @throws ValidationException when {@code id} is a pair or a wildcard, or carries no data: a
+     *                             relationship needs a schema of its own (Tecs: init requires
+     *                             fields), a component its schema
+     */
+    public void put(long id, Validator v) {
+        if (Ids.isPair(id) || Ids.index(id) == Ids.WILDCARD_INDEX || Ids.index(id) == Ids.ANY_INDEX) {
+            throw new ValidationException("a validator belongs to a component or relationship, not to "
+                    + paths.idToString(id));
+        }
+        if (v == null) {
+            byIndex.remove(Ids.index(id));
+            return;
+        }
+        if (schemas.get(Ids.index(id)) == null) {
+            throw new ValidationException("cannot validate " + paths.idToString(id)
+                    + ": it has no fields (declare its schema first; Tecs init requires fields)");
+        }
+        byIndex.put(Ids.index(id), v);
+    }
+
+    /** True when {@code id} (a component or relationship) has a validator. */
+    public boolean has(long id) {
+        return byIndex.containsKey(Ids.index(id));
+    }
+
+    /**
+     * Runs the validator of {@code id}, if any, on the value setting {@code vals} ({@link
+     * Values#prepare}) on entity index {@code idx} would store.
+     *
+     * @return the field values to set: {@code vals}, or the refined value's
+     * @throws ValidationException when the validator refuses or fails
+     */
+    public Object[] check(int idx, long id, Object[] vals) {
+        if (byIndex.isEmpty()) {
+            return vals;
+        }
+        Validator v = byIndex.get(Ids.isPair(id) ? Ids.first(id) : Ids.index(id));
+        if (v == null || schemas.of(id) == null) {
+            return vals;
+        }
+        Map<String, Object> value = values.preview(idx, id, vals);
+        Map<String, Object> out;
+        try {
+            out = v.validate(entities.idOf(idx), id, Collections.unmodifiableMap(value));
+        } catch (ValidationException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new ValidationException("the validator of " + paths.idToString(id) + " failed setting it on "
+                    + paths.elementName(idx) + ": " + e);
+        }
+        if (out == null || out == value) {
+            return vals;
+        }
+        Map<String, Object> all = new LinkedHashMap<>(value);
+        all.putAll(out);
+        return values.prepare(id, all);
+    }
+}
