@@ -129,10 +129,10 @@ public final class Prefabs implements TraitRules.Instantiation {
         inheritance.ancestors(base, order, new IntOpenHashSet(new int[] {instance}));
         var ids = new LongArrayList();
         var from = new IntArrayList();
-        long[] own = moves.tableOf(instance).type();
+        long[] own = inheritance.typeOf(instance);
         for (int k = 0; k < order.size(); k++) {
             int b = order.getInt(k);
-            for (long id : moves.tableOf(b).type()) {
+            for (long id : inheritance.typeOf(b)) {
                 if (java.util.Arrays.binarySearch(own, id) >= 0 || ids.contains(id)
                         || inheritance.policy(id) != OnInstantiate.OVERRIDE) {
                     continue;
