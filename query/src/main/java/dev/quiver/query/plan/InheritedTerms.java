@@ -120,7 +120,7 @@ final class InheritedTerms {
                 if (base == 0) {
                     continue;
                 }
-                for (long have : world.table(base).type()) {
+                for (long have : world.type(base)) { // the logical type: sparse pairs too
                     if (Types.matches(id, have) && world.onInstantiate(have) == OnInstantiate.INHERIT) {
                         throw refuse(world, text, column, "base " + world.idToString(base) + " has the Inherit id "
                                 + world.idToString(have) + " and " + world.idToString(t.entity(0)) + " inherits from it");
