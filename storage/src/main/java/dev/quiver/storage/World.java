@@ -735,8 +735,9 @@ public final class World implements AutoCloseable {
     /** Counts describing the world. */
     public WorldStats stats() {
         long[] c = tables.counts();
-        return new WorldStats(entityCount(), c[0], c[1], c[2], tables.records().size(), schemas.size(),
-                persistence.bytesOnDisk());
+        long sparsePairs = sparse.store().pairCount();
+        return new WorldStats(entityCount(), c[0], c[1], c[2] + sparsePairs, tables.records().size(), schemas.size(),
+                persistence.bytesOnDisk(), sparse.store().relationships().length, sparsePairs);
     }
 
     /**

@@ -91,6 +91,20 @@ public final class SparseStore {
         return out;
     }
 
+    /** Number of sparse pairs of every relationship. */
+    public long pairCount() {
+        long n = 0;
+        for (Column c : byRel.values()) {
+            for (int s = 0; s < c.first.length; s++) {
+                if (c.first[s] != 0) {
+                    int[] m = c.more.get(s);
+                    n += m == null ? 1 : m.length + 1;
+                }
+            }
+        }
+        return n;
+    }
+
     /** Number of targets of {@code rel} on {@code src}. */
     public int count(int rel, int src) {
         Column c = byRel.get(rel);
