@@ -200,6 +200,13 @@ class SparsePairsTest {
             return;
         }
         long r = w.entity("R");
+        if ("always".equals(System.getProperty("quiver.sparse"))) {
+            assertEquals(dev.quiver.storage.rules.SparsePairs.Mode.ALWAYS, w.sparse().mode());
+            long a = w.entity("a");
+            w.add(a, pair(r, a));
+            assertTrue(w.sparse().isSparse(Ids.index(r)), "always: sparse from the first pair");
+            w.remove(a, pair(r, a));
+        }
         long[] src = new long[20];
         for (int i = 0; i < 20; i++) {
             src[i] = w.entity("s" + i);
