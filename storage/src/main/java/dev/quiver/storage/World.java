@@ -684,8 +684,9 @@ public final class World implements AutoCloseable {
     /**
      * The component index: every table whose type holds {@code id}. {@code id} may be a plain id,
      * a pair {@code (R,T)}, or a wildcard record {@code (R,*)}, {@code (*,T)} ({@code _} is read
-     * as {@code *}); a wildcard record lists each table once. Unmodifiable; do not hold across
-     * mutations.
+     * as {@code *}); a wildcard record lists each table once. Pairs of a sparse relationship
+     * ({@link #sparse()}) are in no type: their holders' tables hold the marker {@code (R, *)}.
+     * Unmodifiable; do not hold across mutations.
      */
     public List<Table> tables(long id) {
         return tables.matching(id);
