@@ -29,6 +29,25 @@ final class GraphBuilder {
         for (int k = 0; k < r; k++) {
             int ri = Ids.index(relationships[k]);
             for (Table t : world.tables(Ids.pairOfIndices(ri, Ids.WILDCARD_INDEX))) {
+                if (Arrays.binarySearch(t.type(), Ids.pairOfIndices(ri, Ids.WILDCARD_INDEX)) >= 0) {
+                    // a sparse relationship (FEATURES TRT-16): each row's targets are in the sparse store
+                    for (int row = 0; row < t.count(); row++) {
+                        int s = Ids.index(t.entity(row));
+                        for (int tgt : world.sparse().targets(s, ri)) {
+                            if (edges == src.length) {
+                                src = Arrays.copyOf(src, edges * 2);
+                                dst = Arrays.copyOf(dst, edges * 2);
+                                rel = Arrays.copyOf(rel, edges * 2);
+                            }
+                            src[edges] = s;
+                            dst[edges] = tgt;
+                            rel[edges] = (byte) k;
+                            edges++;
+                            maxIndex = Math.max(maxIndex, Math.max(s, tgt));
+                        }
+                    }
+                    continue;
+                }
                 int nt = 0;
                 for (long id : t.type()) {
                     if (Ids.isPair(id) && Ids.first(id) == ri) {

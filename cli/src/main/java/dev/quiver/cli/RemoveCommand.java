@@ -35,7 +35,7 @@ final class RemoveCommand extends BaseCommand {
             }
             try (World w = openWriter(world)) {
                 long id = w.id(all);
-                int holders = w.tables(id).stream().mapToInt(t -> t.count()).sum();
+                int holders = w.sparse().holders(id).length; // sparse pairs too (FEATURES TRT-16)
                 w.removeAll(id);
                 out().println("removed " + all + " from " + holders + " entities");
             }

@@ -11,10 +11,11 @@ import dev.quiver.index.Ids;
  * {@link #EXCLUSIVE}; {@code cascadeDelete} is the pair {@code (OnDeleteTarget, Delete)} (without
  * Tecs' requirement of exclusive, CLN-18); {@code reverseIndex} is always on (every relationship
  * has one, TRT-17), so it needs no trait; {@code transient} is {@link #TRANSIENT}; {@code sparse}
- * is Flecs' DontFragment, which this build refuses ({@link #unsupported}).
+ * is Flecs' {@link #DONT_FRAGMENT}.
  *
- * <p>Indices 28 (CanToggle) and 29 (Transient) came with page format 4
- * ({@code format.WorldFormat#VERSION}): older worlds, which lack them, are refused by version.
+ * <p>Indices 28 (CanToggle) and 29 (Transient) came with page format 4, 30 (DontFragment) and 31
+ * (Union) with page format 5 ({@code format.WorldFormat#VERSION}): older worlds, which lack them,
+ * are refused by version.
  */
 public final class Builtin {
     private Builtin() {}
@@ -57,6 +58,18 @@ public final class Builtin {
      * survive a close and reopen) but are left out of snapshots and exports (FEATURES TEC-23).
      */
     public static final long TRANSIENT = 29;
+    /**
+     * Flecs v4.1 DontFragment (Tecs {@code sparse}, FEATURES TRT-16): pairs of a relationship with
+     * this trait are stored without fragmenting, by source entity, beside the reverse index; the
+     * holder's table holds only the marker {@code (R, *)}. A structural trait. Only user
+     * relationships whose pairs carry no data may have it ({@code rules.SparsePairs}).
+     */
+    public static final long DONT_FRAGMENT = 30;
+    /**
+     * Flecs Union (FEATURES TRT-07): Exclusive plus DontFragment. Adding Union to a relationship
+     * adds both ({@code (With, Exclusive)} and {@code (With, DontFragment)} on Union).
+     */
+    public static final long UNION = 31;
 
     /** First entity index handed to user entities. */
     public static final int FIRST_USER_INDEX = 256;
@@ -68,32 +81,13 @@ public final class Builtin {
         String[] n = {null, "*", "_", "ChildOf", "IsA", "Transitive", "Reflexive", "Exclusive", "Symmetric",
             "Acyclic", "Traversable", "With", "OneOf", "Final", "PairIsTag", "OnDelete", "OnDeleteTarget",
             "Remove", "Delete", "Panic", "Prefab", "Disabled", "Component", "Singleton", "OnInstantiate",
-            "Override", "Inherit", "DontInherit", "CanToggle", "Transient"};
+            "Override", "Inherit", "DontInherit", "CanToggle", "Transient", "DontFragment", "Union"};
         System.arraycopy(n, 0, NAMES, 0, n.length);
     }
 
     /** The name of builtin index {@code i}, or null where the index is unused. */
     public static String name(int i) {
         return i > 0 && i < FIRST_USER_INDEX ? NAMES[i] : null;
-    }
-
-    /**
-     * Flecs v4 builtin traits this build does not implement yet. They are reserved root names: a
-     * user entity of that name would look like the trait and silently do nothing, so creating
-     * one is refused ({@link #unsupported}).
-     */
-    private static final java.util.Set<String> UNSUPPORTED = java.util.Set.of("Union", "DontFragment");
-
-    /**
-     * The reason a root name is refused because it names a Flecs v4 trait this build does not
-     * implement yet, or null when the name is free.
-     */
-    public static String unsupported(String name) {
-        if (!UNSUPPORTED.contains(name)) {
-            return null;
-        }
-        return "'" + name + "' is a Flecs v4 trait this version does not support yet"
-                + (name.equals("Union") ? " (Union = Exclusive + DontFragment; use Exclusive)" : "");
     }
 
     /** Older spellings accepted as input (FEATURES.md 0.3): OnDeleteObject, Tag, Wildcard, Any; 0 for others. */

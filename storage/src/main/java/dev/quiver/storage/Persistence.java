@@ -23,8 +23,12 @@ final class Persistence {
     private final WorldParts parts;
     private final WorldFormat format;
     private final Changes changes;
+    /** The sparse pairs' forward store: not paged, rebuilt from the reverse index at load. */
+    private final dev.quiver.storage.rules.SparsePairs sparse;
 
-    Persistence(Store store, WorldParts parts, WorldFormat format, Changes changes) {
+    Persistence(Store store, WorldParts parts, WorldFormat format, Changes changes,
+                dev.quiver.storage.rules.SparsePairs sparse) {
+        this.sparse = sparse;
         this.store = store;
         this.parts = parts;
         this.format = format;
@@ -73,6 +77,7 @@ final class Persistence {
         parts.tables().clear();
         format.clear();
         format.load(committed(), store.dir.toString());
+        sparse.rebuild();
     }
 
     /** Drops the tables the transaction emptied, then writes the pages its changes touched (one WAL record). */
@@ -80,6 +85,7 @@ final class Persistence {
         parts.tables().dropEmpty(changes.shrunk());
         List<PageImage> pages = format.pagesFor(changes);
         changes.clear();
+        sparse.commit();
         var entries = new ArrayList<Journal.Entry>(pages.size());
         for (PageImage p : pages) {
             entries.add(new Journal.Entry(p.map(), p.key(), p.blob()));
@@ -95,6 +101,7 @@ final class Persistence {
      */
     void rollback(Throwable cause, boolean committing) {
         if (cause instanceof BadInputException && !committing) {
+            sparse.undo();
             try {
                 format.rollback(committed(), changes);
                 return;

@@ -18,6 +18,7 @@ import dev.quiver.storage.rules.FieldReads;
 import dev.quiver.storage.rules.Hierarchy;
 import dev.quiver.storage.rules.Inheritance;
 import dev.quiver.storage.rules.Prefabs;
+import dev.quiver.storage.rules.SparsePairs;
 import dev.quiver.storage.rules.Paths;
 import dev.quiver.storage.rules.Toggles;
 import dev.quiver.storage.rules.TraitRules;
@@ -94,6 +95,7 @@ public final class World implements AutoCloseable {
     private final FieldReads fieldReads;
     private final WorldFormat format;
     private final Checker checker;
+    private final SparsePairs sparse;
 
     private final Transactions tx;
 
@@ -117,10 +119,14 @@ public final class World implements AutoCloseable {
         cleanup = new Cleanup(entities, tables, moves, reverse, names, schemas, traits, paths, changes);
         toggles = new Toggles(entities, tables, moves, traits, paths, changes);
         fieldReads = new FieldReads(values, paths);
+        sparse = new SparsePairs(entities, tables, moves, reverse, traits, schemas, paths);
+        rules.setSparse(sparse);
+        cleanup.setSparse(sparse);
+        inheritance.setSparse(sparse);
         WorldParts parts = new WorldParts(entities, names, tables, schemas, reverse);
         format = new WorldFormat(parts);
-        checker = new Checker(parts, paths, format);
-        persistence = new Persistence(store, parts, format, changes);
+        checker = new Checker(parts, paths, format, sparse);
+        persistence = new Persistence(store, parts, format, changes, sparse);
         tx = new Transactions(persistence, dir.toString());
     }
 
@@ -427,12 +433,16 @@ public final class World implements AutoCloseable {
      * {@code *} or {@code _} (any match). {@link #owns} tells owned ids apart.
      */
     public boolean has(long e, long id) {
-        return inheritance.hasMatch(aliveIndex(e), id);
+        int idx = aliveIndex(e);
+        if (sparse.isSparsePair(id)) {
+            return sparse.has(idx, Ids.first(id), Ids.second(id)) || inheritance.hasMatch(idx, id);
+        }
+        return Types.hasMatch(sparse.logicalType(idx), id) || inheritance.hasMatch(idx, id);
     }
 
     /** True when the entity itself owns the id; a pair may hold {@code *} or {@code _} (any match). */
     public boolean owns(long e, long id) {
-        return Types.hasMatch(moves.tableOf(aliveIndex(e)).type(), id);
+        return Types.hasMatch(sparse.logicalType(aliveIndex(e)), id);
     }
 
     /**
@@ -458,14 +468,16 @@ public final class World implements AutoCloseable {
         return inheritance.policy(id);
     }
 
-    /** A copy of the entity's type: its sorted id vector. */
+    /** A copy of the entity's type: its sorted id vector, sparse pairs included (never their marker). */
     public long[] type(long e) {
-        return moves.tableOf(aliveIndex(e)).type().clone();
+        int idx = aliveIndex(e);
+        return sparse.logicalType(moves.tableOf(idx).type(), idx).clone();
     }
 
     /** The targets T of every pair {@code (relationship, T)} the entity owns, in id order. */
     public long[] targets(long e, long relationship) {
-        int[] t = Types.targets(moves.tableOf(aliveIndex(e)).type(), Ids.index(relationship));
+        int idx = aliveIndex(e), rel = Ids.index(relationship);
+        int[] t = sparse.isSparse(rel) ? sparse.targets(idx, rel) : Types.targets(moves.tableOf(idx).type(), rel);
         long[] out = new long[t.length];
         for (int i = 0; i < t.length; i++) {
             out[i] = entities.getAny(t[i]);
@@ -476,6 +488,14 @@ public final class World implements AutoCloseable {
     /** The table holding the entity. */
     public Table table(long e) {
         return moves.tableOf(aliveIndex(e));
+    }
+
+    /**
+     * The sparse pair storage (FEATURES TRT-16): whether a relationship is stored without
+     * fragmenting, and its targets by source, for the query engine and the CLI.
+     */
+    public SparsePairs sparse() {
+        return sparse;
     }
 
     /** The entity's row in its table. */
@@ -678,8 +698,9 @@ public final class World implements AutoCloseable {
     /**
      * The component index: every table whose type holds {@code id}. {@code id} may be a plain id,
      * a pair {@code (R,T)}, or a wildcard record {@code (R,*)}, {@code (*,T)} ({@code _} is read
-     * as {@code *}); a wildcard record lists each table once. Unmodifiable; do not hold across
-     * mutations.
+     * as {@code *}); a wildcard record lists each table once. Pairs of a sparse relationship
+     * ({@link #sparse()}) are in no type: their holders' tables hold the marker {@code (R, *)}.
+     * Unmodifiable; do not hold across mutations.
      */
     public List<Table> tables(long id) {
         return tables.matching(id);
@@ -737,8 +758,9 @@ public final class World implements AutoCloseable {
     /** Counts describing the world. */
     public WorldStats stats() {
         long[] c = tables.counts();
-        return new WorldStats(entityCount(), c[0], c[1], c[2], tables.records().size(), schemas.size(),
-                persistence.bytesOnDisk());
+        long sparsePairs = sparse.store().pairCount();
+        return new WorldStats(entityCount(), c[0], c[1], c[2] + sparsePairs, tables.records().size(), schemas.size(),
+                persistence.bytesOnDisk(), sparse.store().relationships().length, sparsePairs);
     }
 
     /**

@@ -48,16 +48,13 @@ class ProtectedModelTest {
     }
 
     @Test
-    void traitsNotSupportedYetAreRefusedNotMadeUserTags() {
+    void unionAndDontFragmentAreBuiltinsNotUserTags() {
         w = World.create(tmp.resolve("w"));
-        long r = w.entity("R");
-        IdException e = assertThrows(IdException.class, () -> w.entity("Union"));
-        assertTrue(e.getMessage().contains("Union") && e.getMessage().contains("not support"), e.getMessage());
-        assertThrows(IdException.class, () -> w.ensureId("DontFragment"));
-        assertThrows(IdException.class, () -> w.entity("Union.child"));
-        assertEquals(0, w.lookup("Union"));
-        assertFalse(w.has(r, Builtin.EXCLUSIVE));
-        w.entity("a.Union"); // only the root names are reserved
+        assertEquals(Builtin.UNION, w.lookup("Union"));
+        assertEquals(Builtin.DONT_FRAGMENT, w.lookup("DontFragment"));
+        long pos = w.component("Pos", Schema.of("x", FieldType.F64));
+        assertThrows(SparseStorageException.class, () -> w.add(pos, Builtin.DONT_FRAGMENT));
+        w.entity("a.Union"); // only the root names are builtins
         assertEquals(List.of(), w.check());
     }
 

@@ -288,8 +288,8 @@ public final class CachedQuery implements AutoCloseable {
         Grouping.Keys keys = grouping.keys(world);
         LinkedHashSet<Long> out = new LinkedHashSet<>();
         for (Table t : walk()) {
-            if (t.count() > 0) {
-                out.add(keys.of(t));
+            for (int r = 0, n = keys.perRow(t) ? t.count() : Math.min(1, t.count()); r < n; r++) {
+                out.add(keys.of(t, r)); // a sparse R: groups by row
             }
         }
         List<Long> l = new ArrayList<>(out);
@@ -304,10 +304,23 @@ public final class CachedQuery implements AutoCloseable {
         }
         Grouping.Keys keys = grouping.keys(world);
         List<Table> in = new ArrayList<>();
+        boolean rows = false;
         for (Table t : walk()) {
-            if (keys.of(t) == group) {
+            if (keys.perRow(t)) {
+                rows = true;
+                in.add(t); // a sparse R: the rows of other groups are left out below
+            } else if (keys.of(t) == group) {
                 in.add(t);
             }
+        }
+        if (rows) {
+            run(in, false, r -> {
+                Table t = tableOf(r);
+                if (keys.of(t, t == r.thisTable() ? r.thisRow() : world.row(r.thisEntity())) == group) {
+                    action.accept(r);
+                }
+            });
+            return;
         }
         run(in, false, action);
     }
@@ -370,7 +383,8 @@ public final class CachedQuery implements AutoCloseable {
             idx[i] = i;
             QueryRow r = rows.get(i);
             if (keys != null) {
-                group[i] = keys.of(tableOf(r));
+                Table t = tableOf(r);
+                group[i] = keys.perRow(t) ? keys.of(t, t == r.thisTable() ? r.thisRow() : world.row(r.thisEntity())) : keys.of(t);
             }
             if (order != null) {
                 key[i] = order.of(world, r);

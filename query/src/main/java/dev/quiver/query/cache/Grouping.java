@@ -52,11 +52,40 @@ record Grouping(Kind kind, long relationship, boolean descending, String text) {
             this.world = world;
         }
 
-        /** The group of a table. */
+        /**
+         * True when the group differs by row in {@code t}: R is stored sparse (FEATURES TRT-16) and
+         * the table holds its marker; {@link #of(Table, int)} then gives each row's group.
+         */
+        boolean perRow(Table t) {
+            return java.util.Arrays.binarySearch(t.type(), dev.quiver.storage.table.Types.marker(Ids.index(relationship))) >= 0;
+        }
+
+        /**
+         * The group of the entity at {@code row} of {@code t}: the table's, or for a table holding
+         * R's sparse marker the target of the entity's first (R, *) pair (group by target only).
+         *
+         * @throws QueryOrderingException for {@code cascade} over a sparse R (depths are per table)
+         */
+        long of(Table t, int row) {
+            if (!perRow(t)) {
+                return of(t);
+            }
+            if (kind != Kind.TARGET) {
+                throw new QueryOrderingException("cannot " + text + ": " + world.idToString(relationship)
+                        + " is stored sparse (DontFragment), so depths along it are not per table");
+            }
+            long[] targets = world.targets(t.entity(row), relationship);
+            return targets.length == 0 ? 0 : targets[0];
+        }
+
+        /** The group of a table (for a table holding R's sparse marker: its first row's, {@link #of(Table, int)}). */
         long of(Table t) {
             Long k = memo.get(t);
             if (k != null) {
                 return k;
+            }
+            if (perRow(t)) {
+                return t.count() == 0 ? 0 : of(t, 0);
             }
             long key = kind == Kind.TARGET ? target(t) : depth(t);
             memo.put(t, key);
@@ -127,6 +156,10 @@ record Grouping(Kind kind, long relationship, boolean descending, String text) {
                     break;
                 }
                 if (Ids.first(id) == r) {
+                    if (Ids.second(id) == Ids.WILDCARD_INDEX) {
+                        throw new QueryOrderingException("cannot " + text + ": " + world.idToString(relationship)
+                                + " is stored sparse (DontFragment), so its targets are not per table");
+                    }
                     out.add(Ids.second(id));
                 }
             }

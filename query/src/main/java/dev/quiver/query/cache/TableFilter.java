@@ -146,7 +146,11 @@ final class TableFilter {
     /** True when the table may hold results: every condition holds for its type. */
     boolean matches(Table t) {
         long[] type = t.type();
+        boolean sparse = dev.quiver.storage.table.Types.hasMarker(type);
         for (Condition c : conditions) {
+            if (sparse && c.pair()) {
+                continue; // a sparse marker: pair terms are decided row by row, by the evaluator
+            }
             if (!c.holds(type)) {
                 return false;
             }

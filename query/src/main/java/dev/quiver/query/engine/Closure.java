@@ -119,7 +119,29 @@ final class Closure {
         if (t == lastTable) {
             return lastTableClosure;
         }
-        long[] type = t.type();
+        int[] out = closureOfType(t.type());
+        lastTable = t;
+        lastTableClosure = out;
+        return out;
+    }
+
+    /**
+     * The closure of entity {@code e} in table {@code t}: the table's ({@link #tableClosure}), or,
+     * when R is stored sparse and the table holds its marker, the closure of e's own targets.
+     */
+    int[] entityClosure(Table t, long e) {
+        if (java.util.Arrays.binarySearch(t.type(), Types.marker(rel)) < 0) {
+            return tableClosure(t);
+        }
+        return closureOfType(world.sparse().logicalType(t.type(), Ids.index(e)));
+    }
+
+    /** True when the closure differs by row in table {@code t} (it holds R's sparse marker). */
+    boolean perRow(Table t) {
+        return java.util.Arrays.binarySearch(t.type(), Types.marker(rel)) >= 0;
+    }
+
+    private int[] closureOfType(long[] type) {
         int start = Types.pairsStart(type, rel);
         int end = start;
         while (Types.isPairOf(type, end, rel)) {
@@ -152,8 +174,6 @@ final class Closure {
             }
             out = union.toIntArray();
         }
-        lastTable = t;
-        lastTableClosure = out;
         return out;
     }
 
@@ -162,7 +182,7 @@ final class Closure {
         if (!world.isAlive(e)) {
             return new int[0];
         }
-        return tableClosure(world.table(e));
+        return entityClosure(world.table(e), e);
     }
 
     // ------------------------------------------------------------------ backward
@@ -243,7 +263,7 @@ final class Closure {
 
     private long[] typeOf(int index) {
         long e = world.entityOfIndex(index);
-        return e == 0 ? null : world.table(e).type();
+        return e == 0 ? null : world.sparse().logicalType(world.table(e).type(), index);
     }
 
     private void memo(Int2ObjectOpenHashMap<int[]> map, int key, int[] value) {

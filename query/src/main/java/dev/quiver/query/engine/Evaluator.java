@@ -7,6 +7,7 @@ import dev.quiver.query.plan.ResolvedTerm;
 import dev.quiver.query.plan.Step;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.table.Table;
+import dev.quiver.storage.table.Types;
 import dev.quiver.storage.World;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
@@ -71,6 +72,7 @@ public final class Evaluator {
     private final UpTraversal up = new UpTraversal(this);
     private final MemberOps members = new MemberOps(this);
     private final FromOps from = new FromOps(this);
+    private final SparseOps sparse = new SparseOps(this);
     private Sink sink;
     boolean counting;
     private long count;
@@ -410,12 +412,21 @@ public final class Evaluator {
         boolean anySource = t.source().kind() == Operand.Kind.ANY;
         LongOpenHashSet distinct = anySource ? new LongOpenHashSet() : null;
         int slot = anySource ? -1 : t.source().slot();
-        List<Table> walk = walked(slot, world.tables(pattern));
+        if (pair && !anySource && sec != 0 && SparseOps.sparseFirst(world, t.first(), f)) {
+            return sparse.selectPair(s, t, f, sec, slot, k);
+        }
+        List<Table> walk = walked(slot, SparseOps.tables(world, pattern));
         int end = anySource ? walk.size() : walkEnd(s, walk.size());
         for (int ti = anySource ? 0 : walkStart(s, walk.size()); ti < end; ti++) {
             Table tb = walk.get(ti);
             int n = tb.count();
             if (n == 0 || skip(tb)) {
+                continue;
+            }
+            if (SparseOps.perRow(tb, pair)) {
+                if (!sparse.selectRows(s, t, tb, pair, f, sec, anyF, anyS, slot, distinct, k)) {
+                    return false;
+                }
                 continue;
             }
             m.clear();
@@ -436,7 +447,7 @@ public final class Evaluator {
                 continue;
             }
             long[] ents = tb.entities();
-            if (wholeTable(s, slot)) {
+            if (wholeTable(s, slot) && !Types.hasMarker(tb.type())) { // sparse pairs differ by row
                 long saved = mult;
                 startTable(slot, ents[0], tb, n);
                 boolean r = emitAll(s, t, m, ents[0], k);
@@ -480,7 +491,12 @@ public final class Evaluator {
         long sec = pair ? value(t.second()) : 0;
         int id = s.id();
         LongArrayList m = scratch[id];
-        if (cacheTable[id] != tb || cacheFirst[id] != f || cacheSecond[id] != sec) {
+        if (SparseOps.perRow(tb, pair)) { // the match depends on the row: no cache
+            m.clear();
+            TypeMatch.match(SparseOps.typeOf(world, src), pair, f, sec, t.first().kind() == Operand.Kind.ANY,
+                t.second().kind() == Operand.Kind.ANY, m);
+            cacheTable[id] = null;
+        } else if (cacheTable[id] != tb || cacheFirst[id] != f || cacheSecond[id] != sec) {
             m.clear();
             TypeMatch.match(tb.type(), pair, f, sec, t.first().kind() == Operand.Kind.ANY,
                 pair && t.second().kind() == Operand.Kind.ANY, m);
@@ -613,7 +629,7 @@ public final class Evaluator {
             for (int row = 0; row < n && !builtins; row++) {
                 builtins = Builtin.isBuiltin(ents[row]);
             }
-            if (!builtins && wholeTable(s, slot)) {
+            if (!builtins && wholeTable(s, slot) && !Types.hasMarker(tb.type())) {
                 long saved = mult;
                 startTable(slot, ents[0], tb, n);
                 boolean r = k.go();

@@ -163,8 +163,34 @@ final class InheritOps {
             if (tb.count() == 0 || ev.skip(tb)) {
                 continue;
             }
-            inheritedPairs(tb, tb.entity(0), f, sec, anyF, anyS, m, from);
+            if (Types.hasMarker(tb.type())) { // sparse pairs: the own pairs differ row by row
+                if (!rowByRow(s, tb, slot, f, sec, anyF, anyS, m, from, k)) {
+                    return false;
+                }
+                continue;
+            }
+            inheritedPairs(tb.type(), tb.entity(0), f, sec, anyF, anyS, m, from);
             if (!m.isEmpty() && !rows(s, tb, slot, m, from, k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@link #selectPairs} over a table holding sparse markers: each row with its own logical type. */
+    private boolean rowByRow(Step s, Table tb, int slot, long f, long sec, boolean anyF, boolean anyS,
+                             LongArrayList m, LongArrayList from, Evaluator.Cont k) {
+        long[] ents = tb.entities();
+        for (int row = 0, n = tb.count(); row < n; row++) {
+            long e = ents[row];
+            inheritedPairs(SparseOps.typeOf(ev.world, tb, row), e, f, sec, anyF, anyS, m, from);
+            if (m.isEmpty()) {
+                continue;
+            }
+            ev.bindSource(slot, e, tb, row);
+            boolean r = emitFrom(s, m, from, k);
+            ev.b.values[slot] = 0;
+            if (!r) {
                 return false;
             }
         }
@@ -199,14 +225,15 @@ final class InheritOps {
         long f = ev.value(t.first()), sec = ev.value(t.second());
         boolean anyF = t.first().kind() == Operand.Kind.ANY, anyS = t.second().kind() == Operand.Kind.ANY;
         LongArrayList m = new LongArrayList(), from = new LongArrayList();
-        TypeMatch.match(tb.type(), true, f, sec, anyF, anyS, m);
+        long[] type = SparseOps.typeOf(ev.world, src); // the logical type: sparse pairs too
+        TypeMatch.match(type, true, f, sec, anyF, anyS, m);
         if (!ev.emitAll(s, t, m, src, ev.next[s.id()])) {
             return false;
         }
         if (!Types.hasPairOf(tb.type(), Ids.index(Builtin.IS_A))) {
             return true;
         }
-        inheritedPairs(tb, src, f, sec, anyF, anyS, m, from);
+        inheritedPairs(type, src, f, sec, anyF, anyS, m, from);
         return emitFrom(s, m, from, ev.next[s.id()]);
     }
 
@@ -220,12 +247,12 @@ final class InheritOps {
     }
 
     /**
-     * The pairs matching the pattern that entity {@code e} (of table {@code tb}) sees through its IsA
+     * The pairs matching the pattern that entity {@code e} (of logical type {@code type}) sees through its IsA
      * bases and does not own, Inherit ones only, nearest base first ({@link
      * dev.quiver.storage.World#inheritedIds}), into {@code out}, with the base providing each into
      * {@code from}. A {@code _} position keeps one pair per group, none of a group {@code e} owns.
      */
-    private void inheritedPairs(Table tb, long e, long f, long sec, boolean anyF, boolean anyS, LongArrayList out,
+    private void inheritedPairs(long[] type, long e, long f, long sec, boolean anyF, boolean anyS, LongArrayList out,
                                 LongArrayList from) {
         out.clear();
         from.clear();
@@ -238,7 +265,7 @@ final class InheritOps {
             if (anyF || anyS) {
                 if (own == null) {
                     own = new LongArrayList();
-                    TypeMatch.match(tb.type(), true, f, sec, anyF, anyS, own);
+                    TypeMatch.match(type, true, f, sec, anyF, anyS, own);
                 }
                 if (collapsed(own, id, anyF, anyS)) {
                     continue;

@@ -80,7 +80,7 @@ final class TransitiveOps {
             return true;
         }
         long rel = t.first().entity();
-        int[] cl = closure(rel).tableClosure(tb);
+        int[] cl = closure(rel).entityClosure(tb, src);
         Evaluator.Cont k = ev.next[s.id()];
         if (t.reflexive() && !Closure.contains(cl, Ids.index(src)) && (!t.selfNeedsPair() || cl.length > 0)) {
             if (!emitTarget(s, t, rel, src, src, k)) {
@@ -110,9 +110,10 @@ final class TransitiveOps {
             if (n == 0 || ev.skip(tb)) {
                 continue;
             }
-            int[] cl = c.tableClosure(tb);
+            boolean perRow = c.perRow(tb);
+            int[] cl = perRow ? null : c.tableClosure(tb);
             long[] ents = tb.entities();
-            if (ev.wholeTable(s, slot)) {
+            if (!perRow && ev.wholeTable(s, slot) && !Types.hasMarker(tb.type())) {
                 long saved = ev.mult;
                 ev.startTable(slot, ents[0], tb, n);
                 boolean r = true;
@@ -132,6 +133,9 @@ final class TransitiveOps {
             }
             for (int row = 0; row < n; row++) {
                 long src = ents[row];
+                if (perRow) {
+                    cl = c.entityClosure(tb, src);
+                }
                 ev.bindSource(slot, src, tb, row);
                 boolean r = true;
                 if (t.reflexive() && !Closure.contains(cl, Ids.index(src))) {

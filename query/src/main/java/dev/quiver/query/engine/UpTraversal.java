@@ -63,7 +63,7 @@ final class UpTraversal {
         LongOpenHashSet seen = new LongOpenHashSet();
         LongArrayList candidates = new LongArrayList();
         LongArrayList queue = new LongArrayList();
-        for (Table tb : world.tables(pattern(t))) {
+        for (Table tb : SparseOps.tables(world, pattern(t))) {
             long[] ents = tb.entities();
             for (int row = 0, n = tb.count(); row < n; row++) {
                 long h = ents[row];
@@ -128,7 +128,7 @@ final class UpTraversal {
         m.clear();
         long owner = 0;
         if (t.up().self() && srcTable != null) {
-            TypeMatch.match(srcTable.type(), pair, f, sec, anyF, anyS, m);
+            TypeMatch.match(SparseOps.typeOf(ev.world, src), pair, f, sec, anyF, anyS, m);
             if (!m.isEmpty()) {
                 owner = src;
             }
@@ -169,7 +169,7 @@ final class UpTraversal {
             if (!visited.add(a)) {
                 continue;
             }
-            long[] type = world.table(a).type();
+            long[] type = SparseOps.typeOf(world, a);
             TypeMatch.match(type, pair, f, sec, anyF, anyS, m);
             if (!m.isEmpty()) {
                 return a;
@@ -197,7 +197,7 @@ final class UpTraversal {
 
     /** Pushes the targets of e's (rel, *) pairs so that the first in type order is popped first. */
     private void pushTargets(World world, long e, int rel) {
-        long[] type = world.table(e).type();
+        long[] type = SparseOps.typeOf(world, e);
         int start = Types.pairsStart(type, rel);
         int end = start;
         while (Types.isPairOf(type, end, rel)) {

@@ -49,7 +49,7 @@ final class FromTerms {
             return new long[0];
         }
         LongArrayList out = new LongArrayList();
-        for (long id : world.table(e).type()) {
+        for (long id : world.type(e)) { // the logical type: sparse pairs, never their marker
             if (world.onInstantiate(id) != OnInstantiate.DONT_INHERIT) {
                 out.add(id);
             }

@@ -136,6 +136,10 @@ public final class Exporter {
             }
             long[] entities = t.entities();
             for (long pair : t.type()) {
+                if (Ids.isPair(pair) && Ids.second(pair) == Ids.WILDCARD_INDEX) {
+                    n += writeSparseEdges(world, layout, keep, sink, t, Ids.first(pair), relationshipPaths, row);
+                    continue;
+                }
                 if (!Ids.isPair(pair) || !layout.isEdge(world, pair)) {
                     continue;
                 }
@@ -162,6 +166,35 @@ public final class Exporter {
                     sink.write(row);
                     n++;
                 }
+            }
+        }
+        return n;
+    }
+
+    /**
+     * The edges of a sparse relationship in table {@code t} (FEATURES TRT-16: the table holds the
+     * marker {@code (R, *)}, each row's targets are in the sparse store); sparse pairs carry no data.
+     */
+    private static long writeSparseEdges(World world, Layout layout, LongPredicate keep, TableSink sink, Table t, int rel,
+                                         Int2ObjectOpenHashMap<String> relationshipPaths, RowBuffer row) throws IOException {
+        long n = 0;
+        for (int r = 0, count = t.count(); r < count; r++) {
+            long src = t.entity(r);
+            if (Builtin.isBuiltin(src) || (keep != null && !keep.test(src))) {
+                continue;
+            }
+            for (int tgt : world.sparse().targets(Ids.index(src), rel)) {
+                long pair = Ids.pairOfIndices(rel, tgt);
+                long dst = world.entityOfIndex(tgt);
+                if (!layout.isEdge(world, pair) || (keep != null && !keep.test(dst))) {
+                    continue;
+                }
+                row.clear();
+                row.word(Layout.SRC, src);
+                row.word(Layout.DST, dst);
+                row.string(Layout.RELATIONSHIP, relationshipPaths.computeIfAbsent(rel, i -> world.path(world.entityOfIndex(i))));
+                sink.write(row);
+                n++;
             }
         }
         return n;

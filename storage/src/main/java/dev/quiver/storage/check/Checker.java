@@ -31,8 +31,10 @@ public final class Checker {
     private final WorldParts p;
     private final Paths paths;
     private final WorldFormat format;
+    private final dev.quiver.storage.rules.SparsePairs sparse;
 
-    public Checker(WorldParts parts, Paths paths, WorldFormat format) {
+    public Checker(WorldParts parts, Paths paths, WorldFormat format, dev.quiver.storage.rules.SparsePairs sparse) {
+        this.sparse = sparse;
         this.p = parts;
         this.paths = paths;
         this.format = format;
@@ -48,6 +50,7 @@ public final class Checker {
         checkRows(v);
         checkComponentIndex(v);
         checkReverseIndex(v);
+        checkSparse(v);
         checkNames(v);
         if (v.isEmpty() && persisted != null) {
             checkPersisted(persisted, v);
@@ -107,7 +110,7 @@ public final class Checker {
      * in user relationships ({@link Cycles}); at most {@link #MAX}.
      */
     public List<String> warnings() {
-        return new Cycles(p, paths).warnings(MAX);
+        return new Cycles(p, paths, sparse).warnings(MAX);
     }
 
     private void checkComponentIndex(List<String> v) {
@@ -142,11 +145,57 @@ public final class Checker {
         }
     }
 
+    /**
+     * Sparse pairs (FEATURES TRT-16): every holder of a marker {@code (R, *)} has targets of R in
+     * the forward store, every source in the store holds the marker, no dense pair of a sparse
+     * relationship is left in a type (the reverse index is compared with both in
+     * {@link #checkReverseIndex}).
+     */
+    private void checkSparse(List<String> v) {
+        p.tables().forEach(t -> {
+            for (long x : t.type()) {
+                if (!Ids.isPair(x)) {
+                    break;
+                }
+                int rel = Ids.first(x);
+                if (Types.isMarker(x)) {
+                    for (int r = 0; r < t.count(); r++) {
+                        if (sparse.store().count(rel, Ids.index(t.entity(r))) == 0) {
+                            v.add(paths.elementName(Ids.index(t.entity(r))) + " holds the sparse marker of "
+                                    + paths.elementName(rel) + " without a target");
+                        }
+                    }
+                } else if (t.count() > 0 && sparse.isSparse(rel)) {
+                    v.add("table " + t.id() + " holds " + paths.idToString(x) + " of the sparse relationship "
+                            + paths.elementName(rel) + " in its type");
+                }
+            }
+        });
+        for (int rel : sparse.store().relationships()) {
+            sparse.store().forEach(rel, (src, tgt) -> {
+                EntityIndex ei = p.entities();
+                if (ei.state(src) != EntityIndex.ALIVE
+                        || java.util.Arrays.binarySearch(p.tables().get(ei.table(src)).type(), Types.marker(rel)) < 0) {
+                    v.add("sparse pair (" + paths.elementName(rel) + ", " + paths.elementName(tgt) + ") of "
+                            + paths.elementName(src) + " has no marker in its table");
+                }
+            });
+        }
+    }
+
     private void checkReverseIndex(List<String> v) {
         var rev = new Int2ObjectOpenHashMap<LongOpenHashSet>();
         p.tables().forEach(t -> {
             for (long x : t.type()) {
-                if (Ids.isPair(x)) {
+                if (Ids.isPair(x) && Types.isMarker(x)) {
+                    int rel = Ids.first(x);
+                    for (int r = 0; r < t.count(); r++) {
+                        int src = Ids.index(t.entity(r));
+                        for (int tgt : sparse.store().targets(rel, src)) {
+                            rev.computeIfAbsent(tgt, k -> new LongOpenHashSet()).add(((long) rel << 32) | src);
+                        }
+                    }
+                } else if (Ids.isPair(x)) {
                     for (int r = 0; r < t.count(); r++) {
                         rev.computeIfAbsent(Ids.second(x), k -> new LongOpenHashSet())
                                 .add(((long) Ids.first(x) << 32) | Ids.index(t.entity(r)));

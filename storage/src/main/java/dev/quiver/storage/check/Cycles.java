@@ -5,6 +5,7 @@ import dev.quiver.storage.Builtin;
 import dev.quiver.storage.entity.EntityIndex;
 import dev.quiver.storage.format.WorldParts;
 import dev.quiver.storage.rules.Paths;
+import dev.quiver.storage.table.Types;
 import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
@@ -26,10 +27,12 @@ import java.util.List;
 public final class Cycles {
     private final WorldParts p;
     private final Paths paths;
+    private final dev.quiver.storage.rules.SparsePairs sparse;
 
-    public Cycles(WorldParts parts, Paths paths) {
+    public Cycles(WorldParts parts, Paths paths, dev.quiver.storage.rules.SparsePairs sparse) {
         this.p = parts;
         this.paths = paths;
+        this.sparse = sparse;
     }
 
     /** The warnings, at most {@code max}, ordered by relationship index, then by entity index. */
@@ -42,7 +45,14 @@ public final class Cycles {
                 }
                 var g = graphs.computeIfAbsent(Ids.first(id), k -> new Int2ObjectOpenHashMap<>());
                 for (int r = 0; r < t.count(); r++) {
-                    g.computeIfAbsent(Ids.index(t.entity(r)), k -> new IntArrayList()).add(Ids.second(id));
+                    int src = Ids.index(t.entity(r));
+                    if (Types.isMarker(id)) { // sparse pairs: the targets are in the sparse store
+                        for (int tgt : sparse.store().targets(Ids.first(id), src)) {
+                            g.computeIfAbsent(src, k -> new IntArrayList()).add(tgt);
+                        }
+                    } else {
+                        g.computeIfAbsent(src, k -> new IntArrayList()).add(Ids.second(id));
+                    }
                 }
             }
         });

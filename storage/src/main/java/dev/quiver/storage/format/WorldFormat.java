@@ -32,9 +32,12 @@ public final class WorldFormat {
      * pages (the component index is rebuilt from the table types; family 5 stays reserved);
      * schema pages carry default field values; the builtins CanToggle (index 28) and Transient
      * (29) exist, whose meaning older builds lack (a {@code (Disabled, C)} pair is a disabled
-     * component; Transient pairs are left out of snapshots).
+     * component; Transient pairs are left out of snapshots). 5: the builtins DontFragment (30) and
+     * Union (31) exist; a table type may hold the sparse marker {@code (R, *)} of a relationship
+     * whose pairs are stored without fragmenting (their targets are in the reverse pages only; the
+     * forward store is rebuilt from them at load, {@code rules.SparsePairs}).
      */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
     /**
      * Page families, in map-id order (the id is part of every stored key, so it never changes).
      * {@code components} ({@link #COMPONENTS}) is retired since version 4: no page of it is written

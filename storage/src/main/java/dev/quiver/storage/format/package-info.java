@@ -50,7 +50,9 @@
  *       minus 1), varint type length, the type's ids ({@code id} encoding), varint column count,
  *       per column varint 1 + its position in the type (0: not in the type, the {@code id}
  *       follows); varint rows + 1 then the rows inline (see rows) when at most 64, or 0 when the
- *       rows are in row pages.</li>
+ *       rows are in row pages. Since format 5 a type may hold a sparse marker, the pair
+ *       {@code (R, *)} (second element index 1), for a relationship whose pairs are stored
+ *       without fragmenting: those pairs are in the {@code reverse} pages only.</li>
  *   <li>{@code rows}, key = (table id &lt;&lt; 20) | chunk ({@link dev.quiver.storage.format.RowPage}):
  *       varint n (at most 1024), n x (zz delta of the entity index, varint generation), then per
  *       column per field: for a string field n x vstr; for a number field a u8 mode and n values
@@ -65,7 +67,10 @@
  *       {@code (IsA,*)} in a world of many small tables meant every table on every commit.</li>
  *   <li>{@code reverse}, key = target index / 64 ({@link dev.quiver.storage.format.ReversePage}):
  *       varint n targets in ascending order, each: varint target index minus the block's first,
- *       varint k (at least 1), k x zz delta of {@code (relationship index << 32) | source index}.</li>
+ *       varint k (at least 1), k x zz delta of {@code (relationship index << 32) | source index}.
+ *       Every pair has its entry, sparse pairs included (format 5): the forward sparse store
+ *       ({@code table.SparseStore}) is rebuilt from these entries at load, for each relationship
+ *       with DontFragment or a marker in some table type.</li>
  *   <li>{@code names}, key = entity index / 1024 ({@link dev.quiver.storage.format.NamePage}):
  *       varint n entries of the block's entities filed in the name index, in index order, each:
  *       varint index gap (minus the previous entry's index minus 1, the first from the block's

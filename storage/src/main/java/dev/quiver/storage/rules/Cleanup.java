@@ -41,6 +41,7 @@ public final class Cleanup {
     private final Traits traits;
     private final Paths paths;
     private final Changes changes;
+    private SparsePairs sparse;
 
     public Cleanup(EntityIndex entities, TableSet tables, TableMoves moves, ReverseIndex reverse, EntityNames names,
                    Schemas schemas, Traits traits, Paths paths, Changes changes) {
@@ -53,6 +54,11 @@ public final class Cleanup {
         this.traits = traits;
         this.paths = paths;
         this.changes = changes;
+    }
+
+    /** Sets the sparse pair storage (once, while the world is wired): cleanup reaches sparse pairs too (CLN-22). */
+    public void setSparse(SparsePairs sparse) {
+        this.sparse = sparse;
     }
 
     /** Deletes each entity index of {@code holders} still alive, with its cleanup (Flecs v4 delete_with). */
@@ -152,6 +158,7 @@ public final class Cleanup {
         }
         holders.removeAll(doomed);
         for (int h : holders.toIntArray()) {
+            sparse.removeReferring(h, doomed);
             long[] t = traits.typeOf(h);
             var keep = new LongArrayList(t.length);
             for (long id : t) {
@@ -171,6 +178,7 @@ public final class Cleanup {
         for (int k = order.size() - 1; k >= 0; k--) {
             int x = order.getInt(k);
             Table t = moves.tableOf(x);
+            sparse.dropSource(x);
             for (long id : t.type()) {
                 moves.pairRemoved(x, id);
             }

@@ -36,14 +36,9 @@ public final class Hierarchy {
      * Creates the entity at a path that {@link Paths#lookup} did not find, with every missing
      * parent.
      *
-     * @throws dev.quiver.storage.IdException when a name to create breaks the name grammar ({@link Names#check}),
-     *                                        or the root name is a Flecs v4 trait not supported yet
+     * @throws dev.quiver.storage.IdException when a name to create breaks the name grammar ({@link Names#check})
      */
     public long createPath(String[] parts) {
-        String reserved = dev.quiver.storage.Builtin.unsupported(parts[0]);
-        if (reserved != null) {
-            throw new dev.quiver.storage.IdException(reserved);
-        }
         if (parts.length == 1) {
             // a root name just looked up and absent: create it without looking it up again
             Names.check(parts[0]);
@@ -132,5 +127,8 @@ public final class Hierarchy {
         // Flecs v4: Transitive brings Traversable, which brings Acyclic (FEATURES TRT-05, TRT-15)
         rules.add(Ids.index(Builtin.TRANSITIVE), Ids.pair(Builtin.WITH, Builtin.TRAVERSABLE));
         rules.add(Ids.index(Builtin.TRAVERSABLE), Ids.pair(Builtin.WITH, Builtin.ACYCLIC));
+        // Union = Exclusive + DontFragment (FEATURES TRT-07)
+        rules.add(Ids.index(Builtin.UNION), Ids.pair(Builtin.WITH, Builtin.EXCLUSIVE));
+        rules.add(Ids.index(Builtin.UNION), Ids.pair(Builtin.WITH, Builtin.DONT_FRAGMENT));
     }
 }

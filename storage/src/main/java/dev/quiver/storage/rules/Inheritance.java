@@ -37,8 +37,17 @@ public final class Inheritance {
         this.tables = tables;
     }
 
-    private long[] typeOf(int i) {
-        return tables.get(entities.table(i)).type();
+    private SparsePairs sparse;
+
+    /** Sets the sparse pair storage (once, while the world is wired): types are read through it. */
+    public void setSparse(SparsePairs sparse) {
+        this.sparse = sparse;
+    }
+
+    /** The logical type of entity index {@code i}: its sparse pairs included, never their marker. */
+    public long[] typeOf(int i) {
+        long[] t = tables.get(entities.table(i)).type();
+        return sparse == null ? t : sparse.logicalType(t, i);
     }
 
     /**

@@ -135,10 +135,10 @@ public final class Prefabs implements TraitRules.Instantiation {
         var from = new IntArrayList();
         var disabled = new LongArrayList();
         var disabledFrom = new IntArrayList();
-        long[] own = moves.tableOf(instance).type();
+        long[] own = inheritance.typeOf(instance);
         for (int k = 0; k < order.size(); k++) {
             int b = order.getInt(k);
-            for (long id : moves.tableOf(b).type()) {
+            for (long id : inheritance.typeOf(b)) {
                 if (Ids.isPair(id) && Ids.first(id) == DISABLED) {
                     long c = entities.getAny(Ids.second(id));
                     if (c != 0 && inheritance.policy(c) == OnInstantiate.OVERRIDE

@@ -37,6 +37,7 @@ public final class TraitRules {
     private final Traits traits;
     private final Paths paths;
     private Instantiation instantiation;
+    private SparsePairs sparse;
 
     /**
      * What adding ids means for IsA instances ({@link Prefabs}); called after the entity moved to
@@ -53,6 +54,11 @@ public final class TraitRules {
     /** Sets the instantiation rules (once, while the world is wired). */
     public void setInstantiation(Instantiation instantiation) {
         this.instantiation = instantiation;
+    }
+
+    /** Sets the sparse pair storage (once, while the world is wired). */
+    public void setSparse(SparsePairs sparse) {
+        this.sparse = sparse;
     }
 
     public TraitRules(EntityIndex entities, TableSet tables, TableMoves moves, EntityNames names, Traits traits, Paths paths) {
@@ -99,7 +105,7 @@ public final class TraitRules {
         var rest = new LongArrayList();
         var plain = new LongArrayList();
         for (long id : ids) {
-            if (traits.isPlainAdd(id)) {
+            if (traits.isPlainAdd(id) && !sparse.mayRoute(id)) {
                 if (hasBases && java.util.Arrays.binarySearch(type, id) < 0) {
                     plain.add(id);
                 }
@@ -136,7 +142,7 @@ public final class TraitRules {
      */
     private static boolean isStructural(long id) {
         return id == Builtin.EXCLUSIVE || id == Builtin.SYMMETRIC || id == Builtin.PAIR_IS_TAG
-                || id == Builtin.ACYCLIC || id == Builtin.FINAL;
+                || id == Builtin.ACYCLIC || id == Builtin.FINAL || id == Builtin.DONT_FRAGMENT || id == Builtin.UNION;
     }
 
     private void checkStructuralChange(int idx, long trait, String verb) {
@@ -146,6 +152,9 @@ public final class TraitRules {
         }
         if (!isStructural(trait)) {
             return;
+        }
+        if (verb.equals("add") && (trait == Builtin.DONT_FRAGMENT || trait == Builtin.UNION)) {
+            sparse.checkMayBeSparse(idx);
         }
         boolean inUse = trait == Builtin.FINAL ? traits.isABase(idx) : traits.inUseAsRelationship(idx);
         if (inUse) {
@@ -197,7 +206,7 @@ public final class TraitRules {
      */
     private void add(int idx, long id, boolean implied) {
         Table t = moves.tableOf(idx);
-        if (t.hasId(id)) {
+        if (t.hasId(id) || (sparse.isSparsePair(id) && sparse.has(idx, Ids.first(id), Ids.second(id)))) {
             return;
         }
         if (!(implied && id == Builtin.ACYCLIC)) {
@@ -220,7 +229,15 @@ public final class TraitRules {
         checkPair(idx, rel, tgt);
         var replaced = new LongArrayList();
         long[] type = t.type();
-        if (traits.has(rel, Builtin.EXCLUSIVE)) {
+        boolean sparsePair = sparse.route(id);
+        if (sparsePair) {
+            t = moves.tableOf(idx); // the switch to sparse storage may have moved it
+            if (traits.has(rel, Builtin.EXCLUSIVE)) {
+                for (int old : sparse.targets(idx, rel)) {
+                    replaced.add(Ids.pairOfIndices(rel, old));
+                }
+            }
+        } else if (traits.has(rel, Builtin.EXCLUSIVE)) {
             type = Types.withoutPairsOf(type, rel, replaced);
         }
         String name = entities.name(idx);
@@ -231,7 +248,14 @@ public final class TraitRules {
                         + ": a child with that name exists");
             }
         }
-        moves.move(idx, replaced.isEmpty() ? tables.withId(t, id) : tables.forType(Types.insert(type, id)));
+        if (sparsePair) {
+            for (int k = 0; k < replaced.size(); k++) {
+                sparse.remove(idx, rel, Ids.second(replaced.getLong(k)));
+            }
+            sparse.add(idx, rel, tgt);
+        } else {
+            moves.move(idx, replaced.isEmpty() ? tables.withId(t, id) : tables.forType(Types.insert(type, id)));
+        }
         if (traits.has(rel, Builtin.SYMMETRIC)) {
             for (int k = 0; k < replaced.size(); k++) {
                 int oldTgt = Ids.second(replaced.getLong(k));
@@ -260,7 +284,7 @@ public final class TraitRules {
             if (Ids.isPair(w) && Ids.first(w) == with) {
                 int x = Ids.second(w);
                 long add = target < 0 ? entities.getAny(x) : Ids.pairOfIndices(x, target);
-                if (add != 0 && !moves.tableOf(idx).hasId(add)) {
+                if (add != 0 && !Types.hasMatch(sparse.logicalType(idx), add)) {
                     add(idx, add, idIndex < Builtin.FIRST_USER_INDEX);
                 }
             }
@@ -302,7 +326,7 @@ public final class TraitRules {
         if (id == 0) {
             throw new IdException("the null id matches nothing");
         }
-        int[] out = tables.holders(id);
+        int[] out = sparse.holders(id);
         for (int idx : out) {
             checkNotBuiltin(idx);
         }
@@ -346,7 +370,7 @@ public final class TraitRules {
             remove(idx, pattern);
             return;
         }
-        for (long have : moves.tableOf(idx).type()) {
+        for (long have : sparse.logicalType(idx)) {
             if (Types.matches(pattern, have)) {
                 remove(idx, have);
             }
@@ -358,6 +382,14 @@ public final class TraitRules {
      * component goes with its {@code (Disabled, C)} pair.
      */
     public void remove(int idx, long id) {
+        if (sparse.isSparsePair(id)) {
+            // Union / DontFragment: removing (R, X) while the target is Y does nothing
+            int rel = Ids.first(id), tgt = Ids.second(id);
+            if (sparse.remove(idx, rel, tgt) && tgt != idx && entities.isAliveIndex(tgt) && traits.has(rel, Builtin.SYMMETRIC)) {
+                remove(tgt, Ids.pairOfIndices(rel, idx));
+            }
+            return;
+        }
         Table t = moves.tableOf(idx);
         if (!t.hasId(id)) {
             long stash = Ids.isPair(id) ? 0 : Ids.pairOfIndices(Ids.index(Builtin.DISABLED), Ids.index(id));

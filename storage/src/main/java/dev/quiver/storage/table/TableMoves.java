@@ -98,7 +98,7 @@ public final class TableMoves {
 
     /** A pair id joined entity {@code idx}'s type: index the entry under its target. */
     public void pairAdded(int idx, long id) {
-        if (!Ids.isPair(id)) {
+        if (!Ids.isPair(id) || Types.isMarker(id)) {
             return;
         }
         int tgt = Ids.second(id);
@@ -108,7 +108,7 @@ public final class TableMoves {
 
     /** A pair id left entity {@code idx}'s type: drop its entry under its target. */
     public void pairRemoved(int idx, long id) {
-        if (!Ids.isPair(id)) {
+        if (!Ids.isPair(id) || Types.isMarker(id)) {
             return;
         }
         int tgt = Ids.second(id);

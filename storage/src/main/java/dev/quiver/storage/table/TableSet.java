@@ -210,7 +210,7 @@ public final class TableSet {
                 c[1]++;
                 long p = 0;
                 for (long id : t.type()) {
-                    if (Ids.isPair(id)) {
+                    if (Ids.isPair(id) && !Types.isMarker(id)) { // a sparse marker's pairs are counted by the sparse store
                         p++;
                     }
                 }

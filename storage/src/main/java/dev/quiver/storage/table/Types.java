@@ -138,6 +138,33 @@ public final class Types {
         return keep.size() == type.length ? type : keep.toLongArray();
     }
 
+    /**
+     * The sparse marker of relationship index {@code rel}: the pair {@code (R, *)} a table type holds
+     * for holders of R's non-fragmenting pairs (FEATURES TRT-16; the targets live in the sparse
+     * store, never in the type).
+     */
+    public static long marker(int rel) {
+        return Ids.pairOfIndices(rel, Ids.WILDCARD_INDEX);
+    }
+
+    /** True when {@code id} is a sparse marker {@code (R, *)} ({@link #marker}). */
+    public static boolean isMarker(long id) {
+        return Ids.isPair(id) && Ids.second(id) == Ids.WILDCARD_INDEX;
+    }
+
+    /** True when the type holds some sparse marker: its rows' pairs are not all in the type. */
+    public static boolean hasMarker(long[] type) {
+        for (long x : type) {
+            if (!Ids.isPair(x)) {
+                return false; // pairs sort first
+            }
+            if (Ids.second(x) == Ids.WILDCARD_INDEX) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The parent index: the target of the type's {@code (ChildOf, P)} pair, or 0 for a root. */
     public static int parent(long[] type) {
         return target(type, Ids.index(Builtin.CHILD_OF));
@@ -191,7 +218,9 @@ public final class Types {
             out[n++] = x;
             if (Ids.isPair(x)) {
                 out[n++] = Ids.pairOfIndices(Ids.first(x), Ids.WILDCARD_INDEX);
-                out[n++] = Ids.pairOfIndices(Ids.WILDCARD_INDEX, Ids.second(x));
+                if (Ids.second(x) != Ids.WILDCARD_INDEX) { // a sparse marker (R, *) files under (R, *) only
+                    out[n++] = Ids.pairOfIndices(Ids.WILDCARD_INDEX, Ids.second(x));
+                }
             }
         }
         java.util.Arrays.sort(out, 0, n);

@@ -1,0 +1,168 @@
+package dev.quiver.query.engine;
+
+import dev.quiver.index.Ids;
+import dev.quiver.query.plan.Operand;
+import dev.quiver.query.plan.ResolvedTerm;
+import dev.quiver.query.plan.Step;
+import dev.quiver.storage.World;
+import dev.quiver.storage.rules.SparsePairs;
+import dev.quiver.storage.table.Table;
+import dev.quiver.storage.table.Types;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.List;
+
+/**
+ * Id terms over non-fragmenting ("sparse") pairs (FEATURES TRT-16): a sparse relationship's pairs
+ * are not in table types, whose tables hold the marker {@code (R, *)} instead, so the storage kind
+ * never changes an answer only if every pair term reads them here:
+ * <ul>
+ *   <li>{@code (R, T)} with the source unbound: the holders through the reverse index;</li>
+ *   <li>{@code (R, $x)}, {@code (R, *)}, {@code (R, _)}: the tables holding the marker, then each
+ *       row's targets; {@code (*, T)}, {@code ($r, T)}: the tables of the dense pairs plus those
+ *       holding any marker, row by row;</li>
+ *   <li>a bound source: its logical type (the marker replaced by its pairs).</li>
+ * </ul>
+ * The decision is made when a step runs, from the storage kind in effect then, so a compiled plan
+ * never goes stale when a relationship switches to sparse storage after planning.
+ */
+final class SparseOps {
+    private final Evaluator ev;
+
+    SparseOps(Evaluator ev) {
+        this.ev = ev;
+    }
+
+    /** The logical type of entity {@code e} (sorted; sparse pairs in place of their markers). */
+    static long[] typeOf(World world, long e) {
+        return world.sparse().logicalType(world.table(e).type(), Ids.index(e));
+    }
+
+    /** The logical type of the entity at {@code row} of {@code tb}. */
+    static long[] typeOf(World world, Table tb, int row) {
+        return world.sparse().logicalType(tb.type(), Ids.index(tb.entity(row)));
+    }
+
+    /** True when a pair term must be matched row by row in {@code tb}: the table holds a sparse marker. */
+    static boolean perRow(Table tb, boolean pair) {
+        return pair && Types.hasMarker(tb.type());
+    }
+
+    /**
+     * The tables a table walk for {@code pattern} visits: {@link World#tables}, widened for sparse
+     * pairs: {@code (R, x)} of a sparse R walks R's marker tables; a pair pattern with a wildcard
+     * first element and a fixed second adds every table holding a marker. In table id order.
+     */
+    static List<Table> tables(World world, long pattern) {
+        List<Table> base = world.tables(pattern);
+        if (!Ids.isPair(pattern)) {
+            return base;
+        }
+        SparsePairs sp = world.sparse();
+        int f = Ids.first(pattern), s = Ids.second(pattern);
+        boolean wf = f == Ids.WILDCARD_INDEX || f == Ids.ANY_INDEX, ws = s == Ids.WILDCARD_INDEX || s == Ids.ANY_INDEX;
+        if (!wf) {
+            return sp.isSparse(f) ? world.tables(Types.marker(f)) : base;
+        }
+        if (ws) {
+            return base; // (*, *): every table holding a pair, the markers' tables included
+        }
+        int[] rels = sp.store().relationships();
+        if (rels.length == 0) {
+            return base;
+        }
+        var seen = new IdentityHashMap<Table, Boolean>();
+        var out = new ArrayList<Table>(base);
+        for (Table t : base) {
+            seen.put(t, Boolean.TRUE);
+        }
+        for (int rel : rels) {
+            for (Table t : world.tables(Types.marker(rel))) {
+                if (seen.put(t, Boolean.TRUE) == null) {
+                    out.add(t);
+                }
+            }
+        }
+        out.sort(Comparator.comparingInt(Table::id));
+        return out;
+    }
+
+    /**
+     * {@code SELECT} of {@code (R, T)} with R sparse and T fixed or bound, the source a variable:
+     * the sources of T through R from the reverse index, in entity index order.
+     */
+    boolean selectPair(Step s, ResolvedTerm t, long rel, long tgt, int slot, Evaluator.Cont k) {
+        if (ev.walkStart(s, 1) >= ev.walkEnd(s, 1)) {
+            return true;
+        }
+        World world = ev.world;
+        var src = new IntArrayList();
+        world.forEachSourceIndex(rel, Ids.index(tgt), src::add);
+        int[] order = src.toIntArray();
+        java.util.Arrays.sort(order);
+        long id = Ids.pair(rel, tgt);
+        var m = new LongArrayList(1);
+        m.add(id);
+        for (int idx : order) {
+            long e = world.entityOfIndex(idx);
+            if (e == 0 || !world.isAlive(e)) {
+                continue;
+            }
+            Table tb = world.table(e);
+            if (ev.skip(tb)) {
+                continue;
+            }
+            ev.bindSource(slot, e, tb, world.row(e));
+            boolean r = ev.emitAll(s, t, m, e, k);
+            ev.b.values[slot] = 0;
+            if (!r) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * One table of a {@code SELECT} walk that holds a sparse marker: each row matched on its
+     * logical type. {@code distinct} is set for a {@code _} source (one result per reported id).
+     */
+    boolean selectRows(Step s, ResolvedTerm t, Table tb, boolean pair, long f, long sec, boolean anyF, boolean anyS,
+                       int slot, LongOpenHashSet distinct, Evaluator.Cont k) {
+        LongArrayList m = ev.scratch[s.id()];
+        for (int row = 0; row < tb.count(); row++) {
+            m.clear();
+            TypeMatch.match(typeOf(ev.world, tb, row), pair, f, sec, anyF, anyS, m);
+            if (m.isEmpty()) {
+                continue;
+            }
+            if (distinct != null) {
+                for (int i = 0; i < m.size(); i++) {
+                    long id = m.getLong(i);
+                    long key = Ids.pairOfIndices(anyF ? Ids.WILDCARD_INDEX : Ids.first(id), anyS ? Ids.WILDCARD_INDEX : Ids.second(id));
+                    if (distinct.add(key) && !ev.emit(s, t, id, Ids.WILDCARD, k)) {
+                        return false;
+                    }
+                }
+                continue;
+            }
+            long e = tb.entity(row);
+            ev.bindSource(slot, e, tb, row);
+            boolean r = ev.emitAll(s, t, new LongArrayList(m), e, k);
+            ev.b.values[slot] = 0;
+            if (!r) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** True when {@code o} is a fixed or bound entity that is a sparse relationship now. */
+    static boolean sparseFirst(World world, Operand o, long value) {
+        return value != 0 && o.kind() != Operand.Kind.ANY && world.sparse().isSparse(Ids.index(value));
+    }
+}

@@ -1,0 +1,396 @@
+package dev.quiver.storage.rules;
+
+import dev.quiver.index.Ids;
+import dev.quiver.index.ReverseIndex;
+import dev.quiver.storage.Builtin;
+import dev.quiver.storage.SparseStorageException;
+import dev.quiver.storage.entity.EntityIndex;
+import dev.quiver.storage.table.Column;
+import dev.quiver.storage.table.Schemas;
+import dev.quiver.storage.table.SparseStore;
+import dev.quiver.storage.table.Table;
+import dev.quiver.storage.table.TableMoves;
+import dev.quiver.storage.table.TableSet;
+import dev.quiver.storage.table.Types;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+
+/**
+ * Non-fragmenting ("sparse") pairs (FEATURES TRT-16, TRT-07; Flecs v4.1 DontFragment, Tecs sparse
+ * relationships): the one place that knows both storage kinds of a pair.
+ *
+ * <p>A relationship R is sparse when it has the {@link Builtin#DONT_FRAGMENT} trait (Union brings
+ * it), or when the automatic choice switched it: then some table holds its marker. Its pairs
+ * {@code (R, T)} are not in table types: the holder's table holds the marker {@code (R, *)}
+ * ({@link Types#marker}) once, whatever the targets, the targets live in the {@link SparseStore}
+ * (by source) and in the reverse index (by target), which persists them; the store is rebuilt from
+ * the reverse index at load ({@link #rebuild}).
+ *
+ * <p>Only user relationships whose pairs carry no data are sparse; ChildOf, IsA and every other
+ * builtin keep one table per target. The automatic choice ({@code -Dquiver.sparse=auto}, the
+ * default) switches an eligible relationship when the tables holding its pairs (one per target
+ * combination) reach {@code -Dquiver.sparse.threshold} (default {@value #DEFAULT_THRESHOLD});
+ * {@code always} switches every eligible relationship at its first pair (for tests: every query
+ * must answer the same), {@code never} only honours DontFragment. The switch moves the existing
+ * holders' pairs out of their tables inside the transaction that adds the pair.
+ *
+ * <p>Not thread-safe; mutations run inside a transaction.
+ */
+public final class SparsePairs {
+    /** The default table count of a relationship at which the automatic choice makes it sparse. */
+    public static final int DEFAULT_THRESHOLD = 32;
+
+    /** How relationships without DontFragment are stored. */
+    public enum Mode { AUTO, ALWAYS, NEVER }
+
+    private final EntityIndex entities;
+    private final TableSet tables;
+    private final TableMoves moves;
+    private final ReverseIndex reverse;
+    private final Traits traits;
+    private final Schemas schemas;
+    private final Paths paths;
+    private final SparseStore store = new SparseStore();
+    private final Mode mode;
+    private final int threshold;
+
+    public SparsePairs(EntityIndex entities, TableSet tables, TableMoves moves, ReverseIndex reverse, Traits traits,
+                       Schemas schemas, Paths paths) {
+        this.entities = entities;
+        this.tables = tables;
+        this.moves = moves;
+        this.reverse = reverse;
+        this.traits = traits;
+        this.schemas = schemas;
+        this.paths = paths;
+        this.mode = modeOf(System.getProperty("quiver.sparse", "auto"));
+        this.threshold = Integer.getInteger("quiver.sparse.threshold", DEFAULT_THRESHOLD);
+    }
+
+    private static Mode modeOf(String s) {
+        switch (s.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "always": return Mode.ALWAYS;
+            case "never": return Mode.NEVER;
+            case "auto": case "": return Mode.AUTO;
+            default: throw new IllegalArgumentException("quiver.sparse must be auto, always or never, not '" + s + "'");
+        }
+    }
+
+    /** The storage mode in effect ({@code -Dquiver.sparse}). */
+    public Mode mode() {
+        return mode;
+    }
+
+    /** The forward store (read side for queries and the checker). */
+    public SparseStore store() {
+        return store;
+    }
+
+    // ------------------------------------------------------------------ which kind
+
+    /** True when pairs of relationship index {@code rel} are stored sparse. */
+    public boolean isSparse(int rel) {
+        if (rel < Builtin.FIRST_USER_INDEX || !entities.isAliveIndex(rel)) {
+            return false;
+        }
+        return store.inUse(rel) || traits.has(rel, Builtin.DONT_FRAGMENT);
+    }
+
+    /** True when {@code id} is a concrete pair of a sparse relationship. */
+    public boolean isSparsePair(long id) {
+        return Ids.isPair(id) && !Types.isMarker(id) && isSparse(Ids.first(id));
+    }
+
+    /**
+     * Whether a new pair {@code (rel, tgt)} goes to sparse storage, switching {@code rel} first when
+     * the automatic choice says so.
+     *
+     * @throws SparseStorageException when {@code rel} is sparse and the pair would carry data
+     */
+    public boolean route(long pair) {
+        int rel = Ids.first(pair);
+        if (isSparse(rel)) {
+            checkNoData(rel, pair);
+            return true;
+        }
+        if (mode == Mode.NEVER || rel < Builtin.FIRST_USER_INDEX || !eligible(rel, pair)) {
+            return false;
+        }
+        if (mode == Mode.AUTO && tables.matching(Types.marker(rel)).size() + 1 < threshold) {
+            return false;
+        }
+        switchToSparse(rel);
+        return true;
+    }
+
+    /**
+     * True when {@link #route} might send {@code id} to sparse storage (it is a pair of a sparse
+     * relationship, or of one the automatic choice may switch now); changes nothing. Bulk adds
+     * keep the other ids on their one-move path.
+     */
+    public boolean mayRoute(long id) {
+        if (!Ids.isPair(id)) {
+            return false;
+        }
+        int rel = Ids.first(id);
+        if (isSparse(rel)) {
+            return true;
+        }
+        if (mode == Mode.NEVER || rel < Builtin.FIRST_USER_INDEX) {
+            return false;
+        }
+        return mode == Mode.ALWAYS || tables.matching(Types.marker(rel)).size() + 1 >= threshold;
+    }
+
+    /**
+     * The entity indices holding {@code id} (wildcards allowed), each once, with sparse pairs:
+     * {@code (R, T)} of a sparse R through the reverse index, {@code (*, T)} adds the sparse
+     * sources of T; the tables otherwise ({@code (R, *)} of a sparse R: the marker's tables).
+     */
+    public int[] holders(long id) {
+        if (!Ids.isPair(id)) {
+            return tables.holders(id);
+        }
+        int f = Ids.first(id), t = Ids.second(id);
+        boolean wf = f == Ids.WILDCARD_INDEX || f == Ids.ANY_INDEX, wt = t == Ids.WILDCARD_INDEX || t == Ids.ANY_INDEX;
+        if (!wf && isSparse(f)) {
+            if (wt) {
+                return tables.holders(Types.marker(f));
+            }
+            var out = new it.unimi.dsi.fastutil.ints.IntArrayList();
+            reverse.forEachSource(t, f, out::add);
+            return out.toIntArray();
+        }
+        if (wf && !wt) {
+            var out = new it.unimi.dsi.fastutil.ints.IntLinkedOpenHashSet(tables.holders(id));
+            LongArrayList l = reverse.get(t);
+            if (l != null) {
+                for (int i = 0; i < l.size(); i++) {
+                    if (isSparse((int) (l.getLong(i) >>> 32))) {
+                        out.add((int) l.getLong(i));
+                    }
+                }
+            }
+            return out.toIntArray();
+        }
+        return tables.holders(id);
+    }
+
+    private void checkNoData(int rel, long pair) {
+        if (schemas.of(pair) != null) {
+            throw new SparseStorageException("cannot add " + paths.idToString(pair) + ": " + paths.elementName(rel)
+                    + " is stored sparse (DontFragment) and sparse pairs carry no data in this version"
+                    + " (give " + paths.elementName(rel) + " PairIsTag, or keep it fragmenting)");
+        }
+    }
+
+    /**
+     * True when relationship {@code rel} may be made sparse: a user relationship without a schema
+     * whose pairs (the new one and every existing one) carry no data.
+     */
+    public boolean eligible(int rel, long pair) {
+        if (rel < Builtin.FIRST_USER_INDEX || schemas.get(rel) != null || (pair != 0 && schemas.of(pair) != null)) {
+            return false;
+        }
+        for (Table t : tables.matching(Types.marker(rel))) {
+            for (Column c : t.columns()) {
+                if (Ids.isPair(c.id()) && Ids.first(c.id()) == rel) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Refuses DontFragment on a relationship that cannot be sparse: a builtin (ChildOf and IsA
+     * keep one table per target) or one whose pairs carry data.
+     *
+     * @throws SparseStorageException naming the reason
+     */
+    public void checkMayBeSparse(int rel) {
+        if (rel < Builtin.FIRST_USER_INDEX) {
+            throw new SparseStorageException("cannot make builtin " + paths.elementName(rel)
+                    + " DontFragment: builtin relationships keep one table per target");
+        }
+        if (schemas.get(rel) != null) {
+            throw new SparseStorageException("cannot make " + paths.elementName(rel) + " DontFragment: it has a schema,"
+                    + " and sparse pairs carry no data in this version");
+        }
+    }
+
+    /** Moves every existing pair of {@code rel} out of the tables into sparse storage. */
+    private void switchToSparse(int rel) {
+        long marker = Types.marker(rel);
+        for (Table t : new ArrayList<>(tables.matching(marker))) {
+            long[] removed;
+            var rm = new LongArrayList();
+            long[] newType = Types.insert(Types.withoutPairsOf(t.type(), rel, rm), marker);
+            removed = rm.toLongArray();
+            long[] ents = Arrays.copyOf(t.entities(), t.count());
+            for (long e : ents) {
+                int idx = Ids.index(e);
+                moves.move(idx, newType);
+                for (long p : removed) {
+                    store.add(rel, idx, Ids.second(p));
+                    moves.pairAdded(idx, p);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ read side
+
+    /** True when entity index {@code idx} holds the sparse pair {@code (rel, tgt)}. */
+    public boolean has(int idx, int rel, int tgt) {
+        return store.has(rel, idx, tgt);
+    }
+
+    /** The target indices of {@code rel} on {@code idx}, ascending (sparse pairs only). */
+    public int[] targets(int idx, int rel) {
+        return store.targets(rel, idx);
+    }
+
+    /**
+     * The logical type of entity index {@code idx} whose table type is {@code type}: each sparse
+     * marker {@code (R, *)} replaced by the entity's pairs {@code (R, T)}; sorted like a type. The
+     * same array when the type holds no marker.
+     */
+    public long[] logicalType(long[] type, int idx) {
+        if (!Types.hasMarker(type)) {
+            return type;
+        }
+        var out = new LongArrayList(type.length + 4);
+        for (long x : type) {
+            if (Types.isMarker(x)) {
+                int rel = Ids.first(x);
+                for (int t : store.targets(rel, idx)) {
+                    out.add(Ids.pairOfIndices(rel, t));
+                }
+            } else {
+                out.add(x);
+            }
+        }
+        return out.toLongArray();
+    }
+
+    /** The logical type of entity index {@code idx} ({@link #logicalType(long[], int)}). */
+    public long[] logicalType(int idx) {
+        return logicalType(moves.tableOf(idx).type(), idx);
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    /** Adds the sparse pair {@code (rel, tgt)} to {@code idx} (the marker with its first target). */
+    public void add(int idx, int rel, int tgt) {
+        if (tgt == Ids.WILDCARD_INDEX || tgt == Ids.ANY_INDEX) {
+            throw new IllegalStateException("a sparse marker is no pair to add: (#" + rel + ", *)");
+        }
+        if (store.has(rel, idx, tgt)) {
+            return;
+        }
+        if (store.count(rel, idx) == 0) {
+            Table t = moves.tableOf(idx);
+            moves.move(idx, tables.withId(t, Types.marker(rel)));
+        }
+        store.add(rel, idx, tgt);
+        moves.pairAdded(idx, Ids.pairOfIndices(rel, tgt));
+    }
+
+    /** Removes the sparse pair {@code (rel, tgt)} from {@code idx} (the marker with its last target); false when absent. */
+    public boolean remove(int idx, int rel, int tgt) {
+        if (!store.remove(rel, idx, tgt)) {
+            return false;
+        }
+        moves.pairRemoved(idx, Ids.pairOfIndices(rel, tgt));
+        if (store.count(rel, idx) == 0) {
+            Table t = moves.tableOf(idx);
+            moves.move(idx, tables.withoutId(t, Types.marker(rel)));
+        }
+        return true;
+    }
+
+    /**
+     * Cleanup of a surviving holder: removes its sparse pairs whose relationship or target is
+     * doomed (the type-level cleanup then sees no marker left for them).
+     */
+    public void removeReferring(int idx, IntOpenHashSet doomed) {
+        for (long x : moves.tableOf(idx).type()) {
+            if (!Types.isMarker(x)) {
+                continue;
+            }
+            int rel = Ids.first(x);
+            for (int t : store.targets(rel, idx)) {
+                if (doomed.contains(rel) || doomed.contains(t)) {
+                    remove(idx, rel, t);
+                }
+            }
+        }
+    }
+
+    /** A doomed source leaves: its sparse pairs go from the store and the reverse index (its row goes after). */
+    public void dropSource(int idx) {
+        for (long x : moves.tableOf(idx).type()) {
+            if (!Types.isMarker(x)) {
+                continue;
+            }
+            int rel = Ids.first(x);
+            for (int t : store.targets(rel, idx)) {
+                store.remove(rel, idx, t);
+                moves.pairRemoved(idx, Ids.pairOfIndices(rel, t));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ transactions and load
+
+    /** The transaction committed. */
+    public void commit() {
+        store.commit();
+    }
+
+    /** The transaction was rolled back page by page: the store follows. */
+    public void undo() {
+        store.undo();
+    }
+
+    /**
+     * Rebuilds the store from the reverse index after a load: the entries of every relationship
+     * that is sparse (DontFragment, or a marker in some table type).
+     */
+    public void rebuild() {
+        store.clear();
+        var rels = new IntOpenHashSet();
+        tables.forEach(t -> {
+            for (long x : t.type()) {
+                if (!Ids.isPair(x)) {
+                    break;
+                }
+                if (Types.isMarker(x)) {
+                    rels.add(Ids.first(x));
+                }
+            }
+        });
+        for (Table t : tables.matching(Builtin.DONT_FRAGMENT)) {
+            for (int r = 0; r < t.count(); r++) {
+                rels.add(Ids.index(t.entity(r)));
+            }
+        }
+        if (rels.isEmpty()) {
+            return;
+        }
+        for (int tgt : reverse.targets()) {
+            LongArrayList l = reverse.get(tgt);
+            for (int i = 0; i < l.size(); i++) {
+                long en = l.getLong(i);
+                int rel = (int) (en >>> 32);
+                if (rels.contains(rel)) {
+                    store.load(rel, (int) en, tgt);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,260 @@
+package dev.quiver.storage.table;
+
+import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+
+import java.util.Arrays;
+
+/**
+ * The forward half of non-fragmenting ("sparse") pair storage (FEATURES TRT-16, Flecs v4.1
+ * DontFragment): for each sparse relationship R, the targets of R by source entity index. The
+ * reverse index ({@code index.ReverseIndex}) is the other half; tables hold only the marker
+ * {@code (R, *)}.
+ *
+ * <p>Layout per relationship: a flat {@code int[]} of the smallest target index by source entity
+ * index (0: none), so a lookup {@code has(e, (R, T))} for a source with one target is an array
+ * read; a source with several targets keeps the others, ascending, in an overflow map. Targets of
+ * one source are returned ascending, which is the order pairs take in a type.
+ *
+ * <p>Changes made inside a transaction are logged so that a refused transaction can be undone
+ * ({@link #undo}); {@link #commit} forgets the log. The store is not persisted by itself: it is
+ * rebuilt from the reverse index when a world is loaded. Not thread-safe.
+ */
+public final class SparseStore {
+    private static final int[] NONE = new int[0];
+
+    private static final class Column {
+        int[] first = NONE;
+        final Int2ObjectOpenHashMap<int[]> more = new Int2ObjectOpenHashMap<>();
+        int holders;
+    }
+
+    private final Int2ObjectOpenHashMap<Column> byRel = new Int2ObjectOpenHashMap<>();
+    /** Undo log: (added ? 1 : 0), rel, source, target per change of the open transaction. */
+    private final IntArrayList log = new IntArrayList();
+
+    /** True when relationship index {@code rel} has some sparse pair. */
+    public boolean inUse(int rel) {
+        Column c = byRel.get(rel);
+        return c != null && c.holders > 0;
+    }
+
+    /** The relationship indices that have sparse pairs. */
+    public int[] relationships() {
+        var out = new IntArrayList();
+        for (var en : byRel.int2ObjectEntrySet()) {
+            if (en.getValue().holders > 0) {
+                out.add(en.getIntKey());
+            }
+        }
+        int[] a = out.toIntArray();
+        Arrays.sort(a);
+        return a;
+    }
+
+    /** The smallest target index of {@code (rel, T)} on source {@code src}, or 0 when none. */
+    public int first(int rel, int src) {
+        Column c = byRel.get(rel);
+        return c == null || src >= c.first.length ? 0 : c.first[src];
+    }
+
+    /** True when source {@code src} holds {@code (rel, tgt)}. */
+    public boolean has(int rel, int src, int tgt) {
+        Column c = byRel.get(rel);
+        if (c == null || src >= c.first.length) {
+            return false;
+        }
+        int f = c.first[src];
+        if (f == tgt) {
+            return f != 0;
+        }
+        if (f == 0 || tgt < f) {
+            return false;
+        }
+        int[] m = c.more.get(src);
+        return m != null && Arrays.binarySearch(m, tgt) >= 0;
+    }
+
+    /** The target indices of {@code (rel, T)} on source {@code src}, ascending (empty when none). */
+    public int[] targets(int rel, int src) {
+        Column c = byRel.get(rel);
+        if (c == null || src >= c.first.length || c.first[src] == 0) {
+            return NONE;
+        }
+        int[] m = c.more.get(src);
+        if (m == null) {
+            return new int[] {c.first[src]};
+        }
+        int[] out = new int[m.length + 1];
+        out[0] = c.first[src];
+        System.arraycopy(m, 0, out, 1, m.length);
+        return out;
+    }
+
+    /** Number of sparse pairs of every relationship. */
+    public long pairCount() {
+        long n = 0;
+        for (Column c : byRel.values()) {
+            for (int s = 0; s < c.first.length; s++) {
+                if (c.first[s] != 0) {
+                    int[] m = c.more.get(s);
+                    n += m == null ? 1 : m.length + 1;
+                }
+            }
+        }
+        return n;
+    }
+
+    /** Number of targets of {@code rel} on {@code src}. */
+    public int count(int rel, int src) {
+        Column c = byRel.get(rel);
+        if (c == null || src >= c.first.length || c.first[src] == 0) {
+            return 0;
+        }
+        int[] m = c.more.get(src);
+        return m == null ? 1 : m.length + 1;
+    }
+
+    /** Adds {@code (rel, tgt)} to {@code src}; false when it was there. */
+    public boolean add(int rel, int src, int tgt) {
+        if (!put(rel, src, tgt)) {
+            return false;
+        }
+        log.add(1);
+        log.add(rel);
+        log.add(src);
+        log.add(tgt);
+        return true;
+    }
+
+    /** Removes {@code (rel, tgt)} from {@code src}; false when it was not there. */
+    public boolean remove(int rel, int src, int tgt) {
+        if (!drop(rel, src, tgt)) {
+            return false;
+        }
+        log.add(0);
+        log.add(rel);
+        log.add(src);
+        log.add(tgt);
+        return true;
+    }
+
+    private boolean put(int rel, int src, int tgt) {
+        if (tgt == 0) {
+            throw new IllegalArgumentException("target index 0");
+        }
+        Column c = byRel.computeIfAbsent(rel, k -> new Column());
+        if (src >= c.first.length) {
+            c.first = Arrays.copyOf(c.first, Math.max(src + 1, Math.max(16, c.first.length * 2)));
+        }
+        int f = c.first[src];
+        if (f == 0) {
+            c.first[src] = tgt;
+            c.holders++;
+            return true;
+        }
+        if (f == tgt) {
+            return false;
+        }
+        int[] m = c.more.get(src);
+        int[] all = m == null ? new int[] {f} : concat(f, m);
+        int pos = Arrays.binarySearch(all, tgt);
+        if (pos >= 0) {
+            return false;
+        }
+        pos = -pos - 1;
+        int[] na = new int[all.length + 1];
+        System.arraycopy(all, 0, na, 0, pos);
+        na[pos] = tgt;
+        System.arraycopy(all, pos, na, pos + 1, all.length - pos);
+        c.first[src] = na[0];
+        c.more.put(src, Arrays.copyOfRange(na, 1, na.length));
+        return true;
+    }
+
+    private boolean drop(int rel, int src, int tgt) {
+        Column c = byRel.get(rel);
+        if (c == null || src >= c.first.length || c.first[src] == 0) {
+            return false;
+        }
+        int f = c.first[src];
+        int[] m = c.more.get(src);
+        int[] all = m == null ? new int[] {f} : concat(f, m);
+        int pos = Arrays.binarySearch(all, tgt);
+        if (pos < 0) {
+            return false;
+        }
+        if (all.length == 1) {
+            c.first[src] = 0;
+            c.holders--;
+            return true;
+        }
+        int[] na = new int[all.length - 1];
+        System.arraycopy(all, 0, na, 0, pos);
+        System.arraycopy(all, pos + 1, na, pos, na.length - pos);
+        c.first[src] = na[0];
+        if (na.length == 1) {
+            c.more.remove(src);
+        } else {
+            c.more.put(src, Arrays.copyOfRange(na, 1, na.length));
+        }
+        return true;
+    }
+
+    private static int[] concat(int f, int[] m) {
+        int[] all = new int[m.length + 1];
+        all[0] = f;
+        System.arraycopy(m, 0, all, 1, m.length);
+        return all;
+    }
+
+    /** Calls {@code action(src, tgt)} for every pair of {@code rel}. */
+    public void forEach(int rel, PairConsumer action) {
+        Column c = byRel.get(rel);
+        if (c == null) {
+            return;
+        }
+        for (int s = 0; s < c.first.length; s++) {
+            if (c.first[s] != 0) {
+                for (int t : targets(rel, s)) {
+                    action.accept(s, t);
+                }
+            }
+        }
+    }
+
+    /** A consumer of (source index, target index). */
+    @FunctionalInterface
+    public interface PairConsumer {
+        void accept(int source, int target);
+    }
+
+    /** Adds a pair while loading (not logged). */
+    public void load(int rel, int src, int tgt) {
+        put(rel, src, tgt);
+    }
+
+    /** The transaction committed: its changes stay. */
+    public void commit() {
+        log.clear();
+    }
+
+    /** The transaction was refused: undoes its changes, last first. */
+    public void undo() {
+        for (int i = log.size() - 4; i >= 0; i -= 4) {
+            int rel = log.getInt(i + 1), src = log.getInt(i + 2), tgt = log.getInt(i + 3);
+            if (log.getInt(i) == 1) {
+                drop(rel, src, tgt);
+            } else {
+                put(rel, src, tgt);
+            }
+        }
+        log.clear();
+    }
+
+    /** Empties the store (before a load). */
+    public void clear() {
+        byRel.clear();
+        log.clear();
+    }
+}
