@@ -22,7 +22,7 @@ import java.util.List;
                 + "Delete) (deleting a target deletes its sources), --transient is Transient (left out of "
                 + "snapshots and exports), FIELD:TYPE[=DEFAULT] are the fields and defaults (as for quiver "
                 + "component). --reverse-index is accepted and changes nothing: every relationship has a reverse "
-                + "index. --sparse (non-fragmenting storage) is refused in this version. Tecs init (a validator) "
+                + "index. --sparse is DontFragment (non-fragmenting storage; not with fields in this version). Tecs init (a validator) "
                 + "is code: the Java library has it (World.validate). Defining again adds what is asked and "
                 + "removes nothing. A refused definition (exit 2) changes nothing.",
             "Example: quiver defrel w Follows --exclusive --cascade-delete delay:f64=0.5 maxDistance:f64=100"})
@@ -40,7 +40,7 @@ final class DefrelCommand extends BaseCommand {
     @Option(names = "--exclusive", description = "At most one target per entity (Exclusive).")
     boolean exclusive;
 
-    @Option(names = "--sparse", description = "Non-fragmenting storage (not in this version: refused).")
+    @Option(names = "--sparse", description = "Non-fragmenting storage: DontFragment (refused with fields in this version).")
     boolean sparse;
 
     @Option(names = "--reverse-index", description = "Accepted; every relationship has a reverse index.")

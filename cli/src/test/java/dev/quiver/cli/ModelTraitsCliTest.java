@@ -166,7 +166,11 @@ class ModelTraitsCliTest {
         // a tag relationship with no keys
         assertEquals("relationship Likes\n", run("defrel", w, "Likes").ok().out());
         Map<String, String> before = fingerprint(Path.of(w));
-        run("defrel", w, "Near", "--sparse").badInput("DontFragment");
+        run("defrel", w, "Near", "--sparse", "d:f64").badInput("DontFragment");
+        assertEquals(before, fingerprint(Path.of(w)));
+        run("defrel", w, "Near", "--sparse").ok();
+        assertTrue(run("show", w, "Near").ok().out().contains("DontFragment"), run("show", w, "Near").out());
+        before = fingerprint(Path.of(w));
         run("defrel", w, "Follows", "delay:f64=0.7").badInput("already has schema");
         run("defrel", w, "Bad", "delay:i99").badInput("i99");
         run("add", w, "a", "(Likes, b)").ok();

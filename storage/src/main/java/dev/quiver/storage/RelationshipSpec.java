@@ -22,7 +22,7 @@ package dev.quiver.storage;
  *
  * @param name          the relationship's path
  * @param exclusive     at most one target per entity (TEC-08)
- * @param sparse        non-fragmenting storage (refused in this build)
+ * @param sparse        non-fragmenting storage: DontFragment (TEC-07, FEATURES TRT-16)
  * @param cascadeDelete deleting a target deletes its sources (TEC-13)
  * @param transientPairs the pairs are left out of snapshots and exports (TEC-23)
  * @param fields        the value schema with its defaults, or null
@@ -42,14 +42,16 @@ public record RelationshipSpec(String name, boolean exclusive, boolean sparse, b
      * and removes nothing; the validator replaces the previous one.
      *
      * @return the relationship entity
-     * @throws IdException when {@code sparse} is asked for (not in this build) or the name is bad
+     * @throws IdException when the name is bad
+     * @throws SparseStorageException when {@code sparse} comes with {@code fields} (sparse pairs
+     *         carrying data are not supported in this build)
      * @throws ValidationException when {@code init} comes without {@code fields}
      * @throws SchemaConflictException when the relationship already has other fields
-     * @throws StructuralTraitException when Exclusive is added to a relationship already in use
+     * @throws StructuralTraitException when Exclusive or DontFragment is added to a relationship already in use
      */
     public long define(World w) {
-        if (sparse) {
-            throw new IdException("cannot define " + name + " sparse: " + Builtin.unsupported("DontFragment"));
+        if (sparse && fields != null) {
+            throw new SparseStorageException("cannot define " + name + " sparse with fields: sparse (DontFragment) pairs carrying data are not supported in this build");
         }
         if (init != null && fields == null) {
             throw new ValidationException("cannot define " + name + " with an init validator and no fields (Tecs: init requires fields)");
@@ -58,6 +60,9 @@ public record RelationshipSpec(String name, boolean exclusive, boolean sparse, b
             long e = x.entity(name);
             if (exclusive) {
                 x.add(e, Builtin.EXCLUSIVE);
+            }
+            if (sparse) {
+                x.add(e, Builtin.DONT_FRAGMENT);
             }
             if (cascadeDelete) {
                 x.add(e, x.pair(Builtin.ON_DELETE_TARGET, Builtin.DELETE));

@@ -396,10 +396,10 @@ class ModelTraitsTest {
         assertThrows(ValidationException.class, () -> w.set(a, w.pair(r, c), Map.of("delay", 9.0)));
         w.delete(c);
         assertFalse(w.isAlive(a), "cascadeDelete");
-        // defining again adds nothing new; sparse and init without fields are refused, changing nothing
+        // defining again adds nothing new; sparse with fields and init without fields are refused, changing nothing
         assertEquals(r, new RelationshipSpec("Follows", true, false, true, true, fields, null).define(w));
         int count = w.entityCount();
-        assertThrows(IdException.class, () -> new RelationshipSpec("Likes", false, true, false, false, null, null).define(w));
+        assertThrows(SparseStorageException.class, () -> new RelationshipSpec("Likes", false, true, false, false, fields, null).define(w));
         assertThrows(ValidationException.class,
                 () -> new RelationshipSpec("Likes", false, false, false, false, null, (e, id, v) -> v).define(w));
         assertEquals(count, w.entityCount());
@@ -410,5 +410,14 @@ class ModelTraitsTest {
         assertThrows(StructuralTraitException.class,
                 () -> new RelationshipSpec("Used", true, false, false, false, null, null).define(w));
         assertFalse(w.owns(used, Builtin.EXCLUSIVE));
+        assertThrows(StructuralTraitException.class,
+                () -> new RelationshipSpec("Used", false, true, false, false, null, null).define(w));
+        assertFalse(w.owns(used, Builtin.DONT_FRAGMENT));
+        // sparse: DontFragment, the pairs kept out of the table types
+        long near = new RelationshipSpec("Near", false, true, false, false, null, null).define(w);
+        assertTrue(w.owns(near, Builtin.DONT_FRAGMENT));
+        w.add(a, w.pair(near, b));
+        assertTrue(w.has(a, w.pair(near, b)));
+        assertFalse(w.table(a).hasId(w.pair(near, b)), "stored sparse, not in the table type");
     }
 }
