@@ -4,6 +4,8 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 import java.util.Arrays;
+import java.util.BitSet;
+import java.util.function.IntConsumer;
 
 /**
  * The in-memory reverse relationship index (Tecs reverse index; Flecs v4 keeps the same
@@ -13,20 +15,110 @@ import java.util.Arrays;
  *
  * <p>Lists are held in an array indexed by the target's entity index (entity indices are dense),
  * so a transitive walk costs one array read per step rather than a hash probe. Entries of one
- * list are in no particular order (removal swaps the last entry in). Not thread-safe.
+ * list are in no particular order (removal swaps the last entry in).
+ *
+ * <p><b>Lazy blocks.</b> After {@link #lazy}, targets are grouped in blocks of {@code 1 << shift}
+ * consecutive indices (a stored world keeps one page per block) and a block's lists are read (the
+ * loader calls {@link #put}) the first time any method touches one of its targets, so opening a
+ * world reads no list and memory follows the targets used. {@link #unload} forgets a block (it is
+ * read again on next touch: how a refused transaction is undone); {@link #eager} ends laziness once
+ * every block is in memory. Every method keeps its meaning either way. Not thread-safe.
  */
 public final class ReverseIndex {
     private LongArrayList[] lists = new LongArrayList[1024];
     private int targets;
+    /** Null: every list is in memory. Else reads one block's lists through {@link #put}. */
+    private IntConsumer loader;
+    private int shift;
+    private BitSet loaded = new BitSet();
+    private int blocksLoaded;
 
-    /** Forgets every entry (before a reload). */
+    /** Forgets every entry (before a reload); the index is no longer lazy. */
     public void clear() {
         lists = new LongArrayList[1024];
         targets = 0;
+        loader = null;
+        loaded = new BitSet();
+        blocksLoaded = 0;
+    }
+
+    /**
+     * Makes the (cleared) index lazy: the lists of block {@code b} (targets {@code b << shift} to
+     * {@code (b + 1 << shift) - 1}) are read by {@code loader.accept(b)}, which calls {@link #put}
+     * for each of its targets, the first time one of them is touched.
+     */
+    public void lazy(int shift, IntConsumer loader) {
+        this.shift = shift;
+        this.loader = loader;
+    }
+
+    /** True when the lists of block {@code block} are in memory (always true once {@link #eager}). */
+    public boolean isLoaded(int block) {
+        return loader == null || loaded.get(block);
+    }
+
+    /**
+     * Marks block {@code block} as in memory without calling the loader (whoever calls this then
+     * {@link #put}s its lists).
+     */
+    public void markLoaded(int block) {
+        if (loader != null && !loaded.get(block)) {
+            loaded.set(block);
+            blocksLoaded++;
+        }
+    }
+
+    /** Ends laziness: every block is taken to be in memory (the caller read the missing ones). */
+    public void eager() {
+        loader = null;
+    }
+
+    /**
+     * Forgets the lists of block {@code block} so that the next touch reads them again; returns
+     * false (and does nothing) when the index is not lazy.
+     */
+    public boolean unload(int block) {
+        if (loader == null) {
+            return false;
+        }
+        int from = block << shift;
+        for (int t = from; t < Math.min(lists.length, from + (1 << shift)); t++) {
+            if (lists[t] != null) {
+                lists[t] = null;
+                targets--;
+            }
+        }
+        if (loaded.get(block)) {
+            loaded.clear(block);
+            blocksLoaded--;
+        }
+        return true;
+    }
+
+    /** Number of blocks read since the index became lazy (for tests and statistics). */
+    public int blocksLoaded() {
+        return blocksLoaded;
+    }
+
+    private void touch(int target) {
+        if (loader != null && target >= 0) {
+            int b = target >>> shift;
+            if (!loaded.get(b)) {
+                loaded.set(b);
+                blocksLoaded++;
+                try {
+                    loader.accept(b);
+                } catch (RuntimeException | Error e) {
+                    unload(b);
+                    throw e;
+                }
+            }
+        }
     }
 
     /** The entries pointing at {@code target}, or null when none. Do not modify. */
     public LongArrayList get(int target) {
+        touch(target);
         return target < lists.length ? lists[target] : null;
     }
 
@@ -37,6 +129,7 @@ public final class ReverseIndex {
 
     /** Adds one entry. */
     public void add(int target, long entry) {
+        touch(target);
         if (target >= lists.length) {
             lists = Arrays.copyOf(lists, Math.max(target + 1, lists.length * 2));
         }
@@ -78,6 +171,7 @@ public final class ReverseIndex {
 
     /** Replaces the entries of {@code target} (loading). */
     public void put(int target, LongArrayList entries) {
+        touch(target);
         if (target >= lists.length) {
             lists = Arrays.copyOf(lists, Math.max(target + 1, lists.length * 2));
         }
@@ -106,13 +200,29 @@ public final class ReverseIndex {
         }
     }
 
-    /** Number of targets with at least one entry. */
+    /**
+     * Number of targets with at least one entry.
+     *
+     * @throws IllegalStateException when the index is lazy (read every block, then {@link #eager})
+     */
     public int targetCount() {
+        requireEager("targetCount");
         return targets;
     }
 
-    /** The targets with at least one entry, in index order. */
+    private void requireEager(String what) {
+        if (loader != null) {
+            throw new IllegalStateException("ReverseIndex." + what + " needs every block in memory");
+        }
+    }
+
+    /**
+     * The targets with at least one entry, in index order.
+     *
+     * @throws IllegalStateException when the index is lazy (read every block, then {@link #eager})
+     */
     public IntArrayList targets() {
+        requireEager("targets");
         IntArrayList out = new IntArrayList(targets);
         for (int i = 0; i < lists.length; i++) {
             if (lists[i] != null) {

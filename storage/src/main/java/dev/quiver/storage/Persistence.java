@@ -31,6 +31,14 @@ final class Persistence {
         this.changes = changes;
     }
 
+    /**
+     * Continues on {@code st}, the files of the state already in memory (a new world, built in a
+     * temporary directory whose store is closed, then renamed into place): nothing is read.
+     */
+    void reopen(Store st) {
+        store = st;
+    }
+
     boolean isOpen() {
         return store != null;
     }

@@ -1,6 +1,8 @@
 package dev.quiver.storage.format;
 
 import dev.quiver.error.CorruptionException;
+import dev.quiver.index.ReverseIndex;
+import dev.quiver.storage.entity.EntityNames;
 import dev.quiver.storage.Schema;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.TableSet;
@@ -32,9 +34,11 @@ public final class WorldFormat {
      * pages (the component index is rebuilt from the table types; family 5 stays reserved);
      * schema pages carry default field values; the builtins CanToggle (index 28) and Transient
      * (29) exist, whose meaning older builds lack (a {@code (Disabled, C)} pair is a disabled
-     * component; Transient pairs are left out of snapshots).
+     * component; Transient pairs are left out of snapshots). 5: {@code names} pages by bucket of
+     * the key's hash instead of by entity block, so that a lookup by name reads one page (open in
+     * place: the name index and the reverse index are read page by page when first touched).
      */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
     /**
      * Page families, in map-id order (the id is part of every stored key, so it never changes).
      * {@code components} ({@link #COMPONENTS}) is retired since version 4: no page of it is written
@@ -46,6 +50,8 @@ public final class WorldFormat {
     private final WorldParts parts;
     /** Tables whose committed rows are in row pages. */
     private IntOpenHashSet chunkedOnDisk = new IntOpenHashSet();
+    /** The committed pages the lazy structures read from (set by {@link #load}), or null. */
+    private PageSource lazySource;
     /** The buffer pages are serialized into (toBytes copies each page out). */
     private final Bytes.Writer writer = new Bytes.Writer(1 << 16);
 
@@ -56,6 +62,7 @@ public final class WorldFormat {
     /** Forgets the bookkeeping (before a reload). */
     public void clear() {
         chunkedOnDisk = new IntOpenHashSet();
+        lazySource = null;
     }
 
     // ------------------------------------------------------------------ writing
@@ -206,8 +213,67 @@ public final class WorldFormat {
             RowPage.read(parts.entities(), t, chunks.get(k));
         }
         parts.tables().fileAll();
-        src.forEach(REVERSE, (k, b) -> ReversePage.read(parts.reverse(), k, b));
-        src.forEach(NAMES, (k, b) -> NamePage.read(parts.entities(), parts.names(), k, b));
+        lazySource = src;
+        parts.reverse().lazy(ReversePage.SHIFT, b -> readPage(src, REVERSE, b,
+                page -> ReversePage.read(parts.reverse(), b, page)));
+        parts.names().lazy(b -> readPage(src, NAMES, b, page -> NamePage.read(parts.entities(), parts.names(), b, page)));
+    }
+
+    /**
+     * Reads page {@code key} of {@code map} from {@code src} (opened) into memory through
+     * {@code reader}, if the page exists; a corruption it finds names the family and key.
+     */
+    private static void readPage(PageSource src, int map, long key, java.util.function.Consumer<byte[]> reader) {
+        byte[] page = src.get(map, key);
+        if (page == null) {
+            return;
+        }
+        try {
+            reader.accept(page);
+        } catch (CorruptionException e) {
+            String name = MAP_NAMES[map] + " page " + key;
+            throw e.getMessage() != null && e.getMessage().startsWith(name) ? e
+                    : new CorruptionException(name + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reads every page the lazy structures have not read yet (reverse-index blocks, name buckets), so that
+     * the whole state is in memory: for the checker and for streaming every page. Costs what an
+     * eager open cost; a no-op once done (and for a world never read from pages).
+     */
+    public void readEverything() {
+        PageSource src = lazySource;
+        ReverseIndex reverse = parts.reverse();
+        if (src != null) {
+            src.forEach(REVERSE, (k, b) -> {
+                if (!reverse.isLoaded((int) k)) {
+                    reverse.markLoaded((int) k);
+                    ReversePage.read(reverse, k, b);
+                }
+            });
+        }
+        reverse.eager();
+        EntityNames names = parts.names();
+        if (src != null) {
+            src.forEach(NAMES, (k, b) -> {
+                if (!names.isLoaded((int) k)) {
+                    names.markLoaded((int) k);
+                    NamePage.read(parts.entities(), names, k, b);
+                }
+            });
+        }
+        names.eager();
+    }
+
+    /** Pages of the lazy families decoded since the world was read: the reverse index's blocks. */
+    public int reverseBlocksRead() {
+        return parts.reverse().blocksLoaded();
+    }
+
+    /** Pages of the lazy families decoded since the world was read: the name index's buckets. */
+    public int nameBucketsRead() {
+        return parts.names().bucketsLoaded();
     }
 
     /**
@@ -252,6 +318,7 @@ public final class WorldFormat {
 
     /** The keys of every page family {@code map} must hold for the in-memory state. */
     public long[] expectedKeys(int map) {
+        readEverything();
         var out = new LongArrayList();
         switch (map) {
             case META:
@@ -290,12 +357,13 @@ public final class WorldFormat {
                 out.addAll(pages);
                 break;
             }
-            case NAMES: {
-                var pages = new LongOpenHashSet();
-                parts.names().forEach((parent, e) -> pages.add(dev.quiver.index.Ids.index(e) >>> EntityPage.SHIFT));
-                out.addAll(pages);
+            case NAMES:
+                for (int b = 0; b < EntityNames.BUCKETS; b++) {
+                    if (!parts.names().bucketEmpty(b)) {
+                        out.add(b);
+                    }
+                }
                 break;
-            }
             default:
                 break;
         }

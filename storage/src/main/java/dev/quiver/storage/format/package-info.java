@@ -66,13 +66,22 @@
  *   <li>{@code reverse}, key = target index / 64 ({@link dev.quiver.storage.format.ReversePage}):
  *       varint n targets in ascending order, each: varint target index minus the block's first,
  *       varint k (at least 1), k x zz delta of {@code (relationship index << 32) | source index}.</li>
- *   <li>{@code names}, key = entity index / 1024 ({@link dev.quiver.storage.format.NamePage}):
- *       varint n entries of the block's entities filed in the name index, in index order, each:
- *       varint index gap (minus the previous entry's index minus 1, the first from the block's
- *       first index), zz delta of the parent index. The name and generation are the
- *       {@code entities} page's (read first).</li>
+ *   <li>{@code names}, key = bucket of the name index ({@link dev.quiver.storage.format.NamePage}):
+ *       the top 12 bits of the key's hash ({@code dev.quiver.index.NameIndex#hash(parent index, name)},
+ *       MurmurHash3's finalizer over {@code name.hashCode() * 31 + parent}), so that a lookup by
+ *       name reads one page (format 5; before, pages by entity block, which a lookup could only use
+ *       once all were read): varint n entries in ascending entity index, each: varint index gap
+ *       (minus the previous entry's index minus 1, the first from -1), zz delta of the parent
+ *       index. The name and generation are the {@code entities} page's; an entry whose name and
+ *       parent hash to another bucket is corrupt.</li>
  * </ul>
  * Every reader checks each count and length against the bytes that remain before allocating, and
  * that nothing follows the last entry.
+ *
+ * <h2>Reading in place</h2>
+ * Opening a world reads the meta, schema, entity, table and row pages; the {@code reverse} and
+ * {@code names} pages are read one at a time when a lookup or a change first touches them (the
+ * writer reads a page before changing it, so its in-memory copy and the committed page agree until
+ * the commit). The checker and the snapshot writer read every page.
  */
 package dev.quiver.storage.format;
