@@ -1,5 +1,6 @@
 package dev.quiver.index;
 
+import it.unimi.dsi.fastutil.ints.IntArrayFIFOQueue;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
@@ -22,7 +23,10 @@ import java.util.function.IntConsumer;
  * loader calls {@link #put}) the first time any method touches one of its targets, so opening a
  * world reads no list and memory follows the targets used. {@link #unload} forgets a block (it is
  * read again on next touch: how a refused transaction is undone); {@link #eager} ends laziness once
- * every block is in memory. Every method keeps its meaning either way. Not thread-safe.
+ * every block is in memory. A reader may bound the blocks kept ({@link #budget}): past it, the
+ * blocks read longest ago are forgotten (first in, first out), so memory follows the working set;
+ * a list already returned stays valid for its holder. Every method keeps its meaning either way.
+ * Not thread-safe.
  */
 public final class ReverseIndex {
     private LongArrayList[] lists = new LongArrayList[1024];
@@ -32,6 +36,9 @@ public final class ReverseIndex {
     private int shift;
     private BitSet loaded = new BitSet();
     private int blocksLoaded;
+    private long blocksRead;
+    private int budget = Integer.MAX_VALUE;
+    private IntArrayFIFOQueue order = new IntArrayFIFOQueue();
 
     /** Forgets every entry (before a reload); the index is no longer lazy. */
     public void clear() {
@@ -40,6 +47,33 @@ public final class ReverseIndex {
         loader = null;
         loaded = new BitSet();
         blocksLoaded = 0;
+        blocksRead = 0;
+        budget = Integer.MAX_VALUE;
+        order = new IntArrayFIFOQueue();
+    }
+
+    /**
+     * Keeps at most {@code maxBlocks} blocks in memory while lazy (at least 1), forgetting the
+     * block read longest ago when one more is read. Only for an index nobody changes (a reader's):
+     * a forgotten block is read again from the loader.
+     */
+    public void budget(int maxBlocks) {
+        budget = Math.max(1, maxBlocks);
+        evict(-1);
+    }
+
+    private void evict(int keep) {
+        while (blocksLoaded > budget && !order.isEmpty()) {
+            int old = order.dequeueInt();
+            if (old != keep && loaded.get(old)) {
+                unload(old);
+            } else if (old == keep) {
+                order.enqueue(old);
+                if (order.size() == 1) {
+                    return;
+                }
+            }
+        }
     }
 
     /**
@@ -95,9 +129,14 @@ public final class ReverseIndex {
         return true;
     }
 
-    /** Number of blocks read since the index became lazy (for tests and statistics). */
+    /** Number of blocks in memory that were read through the loader or marked (for tests and statistics). */
     public int blocksLoaded() {
         return blocksLoaded;
+    }
+
+    /** Number of times a block was read through the loader since the index became lazy. */
+    public long blocksRead() {
+        return blocksRead;
     }
 
     private void touch(int target) {
@@ -106,11 +145,16 @@ public final class ReverseIndex {
             if (!loaded.get(b)) {
                 loaded.set(b);
                 blocksLoaded++;
+                blocksRead++;
                 try {
                     loader.accept(b);
                 } catch (RuntimeException | Error e) {
                     unload(b);
                     throw e;
+                }
+                if (budget != Integer.MAX_VALUE) {
+                    order.enqueue(b);
+                    evict(b);
                 }
             }
         }

@@ -81,6 +81,9 @@ final class Persistence {
         parts.tables().clear();
         format.clear();
         format.load(committed(), store.dir.toString());
+        if (store.isReadOnly()) { // a reader's pages never change: keep only the working set decoded
+            format.boundCaches(WorldFormat.READER_REVERSE_BLOCKS, WorldFormat.READER_NAME_BUCKETS);
+        }
     }
 
     /** Drops the tables the transaction emptied, then writes the pages its changes touched (one WAL record). */
@@ -135,6 +138,7 @@ final class Persistence {
     void forEachSnapshotPage(WorldPages.PageVisitor visitor, java.util.function.BooleanSupplier removeTransient) {
         boolean removed = false;
         try {
+            format.readEverything(); // whole and unbounded: the removal below must not be forgotten
             removed = removeTransient.getAsBoolean();
             if (removed) { // as a commit would, without writing (the format's bookkeeping follows)
                 parts.tables().dropEmpty(changes.shrunk());

@@ -3,6 +3,8 @@ package dev.quiver.storage.entity;
 import dev.quiver.index.NameIndex;
 import dev.quiver.storage.tx.Changes;
 
+import it.unimi.dsi.fastutil.ints.IntArrayFIFOQueue;
+
 import java.util.BitSet;
 import java.util.function.IntConsumer;
 
@@ -17,7 +19,8 @@ import java.util.function.IntConsumer;
  * calls {@link #restore}) the first time a lookup or change touches it, so opening a world reads
  * no name and a lookup by path reads one page per step. The entries of a bucket take their names
  * from the entity index; whoever changes an entity's name or kills it first removes its entry (which
- * reads its bucket while the name is still the committed one).
+ * reads its bucket while the name is still the committed one). A reader may bound the buckets kept
+ * ({@link #budget}): past it, the bucket read longest ago is forgotten (first in, first out).
  */
 public final class EntityNames {
     /** Bits of the hash that choose the bucket. */
@@ -32,6 +35,9 @@ public final class EntityNames {
     private IntConsumer loader;
     private BitSet loaded = new BitSet();
     private int bucketsLoaded;
+    private long bucketsRead;
+    private int budget = Integer.MAX_VALUE;
+    private IntArrayFIFOQueue order = new IntArrayFIFOQueue();
 
     public EntityNames(EntityIndex entities, Changes changes) {
         this.entities = entities;
@@ -49,6 +55,32 @@ public final class EntityNames {
         loader = null;
         loaded = new BitSet();
         bucketsLoaded = 0;
+        bucketsRead = 0;
+        budget = Integer.MAX_VALUE;
+        order = new IntArrayFIFOQueue();
+    }
+
+    /**
+     * Keeps at most {@code maxBuckets} buckets in memory while lazy (at least 1), forgetting the
+     * bucket read longest ago when one more is read. Only for an index nobody changes (a reader's).
+     */
+    public void budget(int maxBuckets) {
+        budget = Math.max(1, maxBuckets);
+        evict(-1);
+    }
+
+    private void evict(int keep) {
+        while (bucketsLoaded > budget && !order.isEmpty()) {
+            int old = order.dequeueInt();
+            if (old != keep && loaded.get(old)) {
+                unload(old);
+            } else if (old == keep) {
+                order.enqueue(old);
+                if (order.size() == 1) {
+                    return;
+                }
+            }
+        }
     }
 
     /**
@@ -93,20 +125,30 @@ public final class EntityNames {
         return true;
     }
 
-    /** Buckets read since the index became lazy (for tests and statistics). */
+    /** Buckets in memory that were read through the loader or marked (for tests and statistics). */
     public int bucketsLoaded() {
         return bucketsLoaded;
+    }
+
+    /** Times a bucket was read through the loader since the index became lazy. */
+    public long bucketsRead() {
+        return bucketsRead;
     }
 
     private NameIndex bucketOf(int b) {
         if (loader != null && !loaded.get(b)) {
             loaded.set(b);
             bucketsLoaded++;
+            bucketsRead++;
             try {
                 loader.accept(b);
             } catch (RuntimeException | Error e) {
                 unload(b);
                 throw e;
+            }
+            if (budget != Integer.MAX_VALUE) {
+                order.enqueue(b);
+                evict(b);
             }
         }
         NameIndex ix = buckets[b];

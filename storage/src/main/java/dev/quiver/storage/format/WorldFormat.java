@@ -266,15 +266,46 @@ public final class WorldFormat {
         names.eager();
     }
 
-    /** Pages of the lazy families decoded since the world was read: the reverse index's blocks. */
-    public int reverseBlocksRead() {
+    /** True when the in-memory state was read from committed pages ({@link #load}) rather than built in memory. */
+    public boolean readFromPages() {
+        return lazySource != null;
+    }
+
+    /** Reverse-index blocks in memory (read or marked), since the world was read. */
+    public int reverseBlocksInMemory() {
         return parts.reverse().blocksLoaded();
     }
 
-    /** Pages of the lazy families decoded since the world was read: the name index's buckets. */
-    public int nameBucketsRead() {
+    /** Reverse pages decoded since the world was read (a page forgotten and read again counts again). */
+    public long reverseBlocksRead() {
+        return parts.reverse().blocksRead();
+    }
+
+    /** Name buckets in memory (read or marked), since the world was read. */
+    public int nameBucketsInMemory() {
         return parts.names().bucketsLoaded();
     }
+
+    /** Name pages decoded since the world was read (a page forgotten and read again counts again). */
+    public long nameBucketsRead() {
+        return parts.names().bucketsRead();
+    }
+
+    /**
+     * A reader's bound on the pages the lazy structures keep decoded: by default
+     * {@value #READER_REVERSE_BLOCKS} reverse blocks (of 64 targets) and
+     * {@value #READER_NAME_BUCKETS} of the {@value EntityNames#BUCKETS} name buckets, the pages
+     * read longest ago forgotten first. Only for a world nobody changes through these structures.
+     */
+    public void boundCaches(int reverseBlocks, int nameBuckets) {
+        parts.reverse().budget(reverseBlocks);
+        parts.names().budget(nameBuckets);
+    }
+
+    /** Reverse blocks a reader keeps decoded ({@link #boundCaches}). */
+    public static final int READER_REVERSE_BLOCKS = 8192;
+    /** Name buckets a reader keeps decoded ({@link #boundCaches}). */
+    public static final int READER_NAME_BUCKETS = 1024;
 
     /**
      * Rolls the in-memory state back to the committed state by reading again only the pages
