@@ -33,6 +33,7 @@ public final class ReverseIndex {
     private int targets;
     /** Null: every list is in memory. Else reads one block's lists through {@link #put}. */
     private IntConsumer loader;
+    private Runnable readAll;
     private int shift;
     private BitSet loaded = new BitSet();
     private int blocksLoaded;
@@ -45,6 +46,7 @@ public final class ReverseIndex {
         lists = new LongArrayList[1024];
         targets = 0;
         loader = null;
+        readAll = null;
         loaded = new BitSet();
         blocksLoaded = 0;
         blocksRead = 0;
@@ -79,11 +81,14 @@ public final class ReverseIndex {
     /**
      * Makes the (cleared) index lazy: the lists of block {@code b} (targets {@code b << shift} to
      * {@code (b + 1 << shift) - 1}) are read by {@code loader.accept(b)}, which calls {@link #put}
-     * for each of its targets, the first time one of them is touched.
+     * for each of its targets, the first time one of them is touched. {@code readAll} reads every
+     * block not yet read and ends laziness ({@link #markLoaded}, {@link #put}, {@link #eager}): the
+     * whole-index methods ({@link #targets}, {@link #targetCount}) call it.
      */
-    public void lazy(int shift, IntConsumer loader) {
+    public void lazy(int shift, IntConsumer loader, Runnable readAll) {
         this.shift = shift;
         this.loader = loader;
+        this.readAll = readAll;
     }
 
     /** True when the lists of block {@code block} are in memory (always true once {@link #eager}). */
@@ -244,27 +249,22 @@ public final class ReverseIndex {
         }
     }
 
-    /**
-     * Number of targets with at least one entry.
-     *
-     * @throws IllegalStateException when the index is lazy (read every block, then {@link #eager})
-     */
+    /** Number of targets with at least one entry (a lazy index reads every block first). */
     public int targetCount() {
         requireEager("targetCount");
         return targets;
     }
 
     private void requireEager(String what) {
+        if (loader != null && readAll != null) {
+            readAll.run();
+        }
         if (loader != null) {
             throw new IllegalStateException("ReverseIndex." + what + " needs every block in memory");
         }
     }
 
-    /**
-     * The targets with at least one entry, in index order.
-     *
-     * @throws IllegalStateException when the index is lazy (read every block, then {@link #eager})
-     */
+    /** The targets with at least one entry, in index order (a lazy index reads every block first). */
     public IntArrayList targets() {
         requireEager("targets");
         IntArrayList out = new IntArrayList(targets);

@@ -33,6 +33,7 @@ public final class EntityNames {
     private NameIndex[] buckets = new NameIndex[BUCKETS];
     /** Null: every bucket is in memory. Else reads one bucket through {@link #restore}. */
     private IntConsumer loader;
+    private Runnable readAll;
     private BitSet loaded = new BitSet();
     private int bucketsLoaded;
     private long bucketsRead;
@@ -53,6 +54,7 @@ public final class EntityNames {
     public void clear() {
         buckets = new NameIndex[BUCKETS];
         loader = null;
+        readAll = null;
         loaded = new BitSet();
         bucketsLoaded = 0;
         bucketsRead = 0;
@@ -85,10 +87,13 @@ public final class EntityNames {
 
     /**
      * Makes the (cleared) index lazy: bucket {@code b} is read by {@code loader.accept(b)}, which
-     * {@link #restore}s its entries, the first time it is touched.
+     * {@link #restore}s its entries, the first time it is touched. {@code readAll} reads every
+     * bucket not yet read and ends laziness; the whole-index methods ({@link #size},
+     * {@link #forEach}) call it.
      */
-    public void lazy(IntConsumer loader) {
+    public void lazy(IntConsumer loader, Runnable readAll) {
         this.loader = loader;
+        this.readAll = readAll;
     }
 
     /** True when bucket {@code b} is in memory. */
@@ -205,11 +210,7 @@ public final class EntityNames {
         ix.put(parentIndex, name, e);
     }
 
-    /**
-     * Number of names.
-     *
-     * @throws IllegalStateException when the index is lazy (read every bucket, then {@link #eager})
-     */
+    /** Number of names (a lazy index reads every bucket first). */
     public int size() {
         requireEager("size");
         int n = 0;
@@ -219,11 +220,7 @@ public final class EntityNames {
         return n;
     }
 
-    /**
-     * Calls {@code visitor} with every entry.
-     *
-     * @throws IllegalStateException when the index is lazy (read every bucket, then {@link #eager})
-     */
+    /** Calls {@code visitor} with every entry (a lazy index reads every bucket first). */
     public void forEach(NameIndex.EntryVisitor visitor) {
         requireEager("forEach");
         for (NameIndex ix : buckets) {
@@ -245,6 +242,9 @@ public final class EntityNames {
     }
 
     private void requireEager(String what) {
+        if (loader != null && readAll != null) {
+            readAll.run();
+        }
         if (loader != null) {
             throw new IllegalStateException("EntityNames." + what + " needs every bucket in memory");
         }

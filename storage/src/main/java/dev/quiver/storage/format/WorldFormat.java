@@ -215,8 +215,9 @@ public final class WorldFormat {
         parts.tables().fileAll();
         lazySource = src;
         parts.reverse().lazy(ReversePage.SHIFT, b -> readPage(src, REVERSE, b,
-                page -> ReversePage.read(parts.reverse(), b, page)));
-        parts.names().lazy(b -> readPage(src, NAMES, b, page -> NamePage.read(parts.entities(), parts.names(), b, page)));
+                page -> ReversePage.read(parts.reverse(), b, page)), this::readEverything);
+        parts.names().lazy(b -> readPage(src, NAMES, b, page -> NamePage.read(parts.entities(), parts.names(), b, page)),
+                this::readEverything);
     }
 
     /**
