@@ -18,16 +18,31 @@ import java.util.function.IntFunction;
 public final class NameIndex {
     private final IntFunction<String> names;
     /** Slot i is {@code slots[2i]} (entity id, 0 when empty) and {@code slots[2i+1]} (parent << 32 | hash). */
-    private long[] slots = new long[2 * 1024];
+    private long[] slots;
     private int size;
 
     /** @param names the name of an entity index (the key's name, never stored here) */
     public NameIndex(IntFunction<String> names) {
-        this.names = names;
+        this(names, 1024);
     }
 
-    /** The key's hash: MurmurHash3's 32-bit finalizer over the name's hash and the parent, so every bit mixes. */
-    private static int hash(int parent, String name) {
+    /**
+     * @param names    the name of an entity index (the key's name, never stored here)
+     * @param capacity the slots to start with (rounded up to a power of two, at least 2); the
+     *                 table doubles when half full
+     */
+    public NameIndex(IntFunction<String> names, int capacity) {
+        this.names = names;
+        int c = Integer.highestOneBit(Math.max(2, capacity - 1)) << 1;
+        this.slots = new long[2 * c];
+    }
+
+    /**
+     * The key's hash: MurmurHash3's 32-bit finalizer over the name's hash ({@link String#hashCode},
+     * specified by the JDK, so stable across processes) and the parent, so every bit mixes. Stored
+     * worlds depend on it (name pages are bucketed by its top bits): it never changes.
+     */
+    public static int hash(int parent, String name) {
         int h = name.hashCode() * 31 + parent;
         h ^= h >>> 16;
         h *= 0x85EBCA6B;

@@ -1,9 +1,12 @@
 package dev.quiver.index;
 
+import it.unimi.dsi.fastutil.ints.IntArrayFIFOQueue;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 import java.util.Arrays;
+import java.util.BitSet;
+import java.util.function.IntConsumer;
 
 /**
  * The in-memory reverse relationship index (Tecs reverse index; Flecs v4 keeps the same
@@ -13,20 +16,158 @@ import java.util.Arrays;
  *
  * <p>Lists are held in an array indexed by the target's entity index (entity indices are dense),
  * so a transitive walk costs one array read per step rather than a hash probe. Entries of one
- * list are in no particular order (removal swaps the last entry in). Not thread-safe.
+ * list are in no particular order (removal swaps the last entry in).
+ *
+ * <p><b>Lazy blocks.</b> After {@link #lazy}, targets are grouped in blocks of {@code 1 << shift}
+ * consecutive indices (a stored world keeps one page per block) and a block's lists are read (the
+ * loader calls {@link #put}) the first time any method touches one of its targets, so opening a
+ * world reads no list and memory follows the targets used. {@link #unload} forgets a block (it is
+ * read again on next touch: how a refused transaction is undone); {@link #eager} ends laziness once
+ * every block is in memory. A reader may bound the blocks kept ({@link #budget}): past it, the
+ * blocks read longest ago are forgotten (first in, first out), so memory follows the working set;
+ * a list already returned stays valid for its holder. Every method keeps its meaning either way.
+ * Not thread-safe.
  */
 public final class ReverseIndex {
     private LongArrayList[] lists = new LongArrayList[1024];
     private int targets;
+    /** Null: every list is in memory. Else reads one block's lists through {@link #put}. */
+    private IntConsumer loader;
+    private Runnable readAll;
+    private int shift;
+    private BitSet loaded = new BitSet();
+    private int blocksLoaded;
+    private long blocksRead;
+    private int budget = Integer.MAX_VALUE;
+    private IntArrayFIFOQueue order = new IntArrayFIFOQueue();
 
-    /** Forgets every entry (before a reload). */
+    /** Forgets every entry (before a reload); the index is no longer lazy. */
     public void clear() {
         lists = new LongArrayList[1024];
         targets = 0;
+        loader = null;
+        readAll = null;
+        loaded = new BitSet();
+        blocksLoaded = 0;
+        blocksRead = 0;
+        budget = Integer.MAX_VALUE;
+        order = new IntArrayFIFOQueue();
+    }
+
+    /**
+     * Keeps at most {@code maxBlocks} blocks in memory while lazy (at least 1), forgetting the
+     * block read longest ago when one more is read. Only for an index nobody changes (a reader's):
+     * a forgotten block is read again from the loader.
+     */
+    public void budget(int maxBlocks) {
+        budget = Math.max(1, maxBlocks);
+        evict(-1);
+    }
+
+    private void evict(int keep) {
+        while (blocksLoaded > budget && !order.isEmpty()) {
+            int old = order.dequeueInt();
+            if (old != keep && loaded.get(old)) {
+                unload(old);
+            } else if (old == keep) {
+                order.enqueue(old);
+                if (order.size() == 1) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * Makes the (cleared) index lazy: the lists of block {@code b} (targets {@code b << shift} to
+     * {@code (b + 1 << shift) - 1}) are read by {@code loader.accept(b)}, which calls {@link #put}
+     * for each of its targets, the first time one of them is touched. {@code readAll} reads every
+     * block not yet read and ends laziness ({@link #markLoaded}, {@link #put}, {@link #eager}): the
+     * whole-index methods ({@link #targets}, {@link #targetCount}) call it.
+     */
+    public void lazy(int shift, IntConsumer loader, Runnable readAll) {
+        this.shift = shift;
+        this.loader = loader;
+        this.readAll = readAll;
+    }
+
+    /** True when the lists of block {@code block} are in memory (always true once {@link #eager}). */
+    public boolean isLoaded(int block) {
+        return loader == null || loaded.get(block);
+    }
+
+    /**
+     * Marks block {@code block} as in memory without calling the loader (whoever calls this then
+     * {@link #put}s its lists).
+     */
+    public void markLoaded(int block) {
+        if (loader != null && !loaded.get(block)) {
+            loaded.set(block);
+            blocksLoaded++;
+        }
+    }
+
+    /** Ends laziness: every block is taken to be in memory (the caller read the missing ones). */
+    public void eager() {
+        loader = null;
+    }
+
+    /**
+     * Forgets the lists of block {@code block} so that the next touch reads them again; returns
+     * false (and does nothing) when the index is not lazy.
+     */
+    public boolean unload(int block) {
+        if (loader == null) {
+            return false;
+        }
+        int from = block << shift;
+        for (int t = from; t < Math.min(lists.length, from + (1 << shift)); t++) {
+            if (lists[t] != null) {
+                lists[t] = null;
+                targets--;
+            }
+        }
+        if (loaded.get(block)) {
+            loaded.clear(block);
+            blocksLoaded--;
+        }
+        return true;
+    }
+
+    /** Number of blocks in memory that were read through the loader or marked (for tests and statistics). */
+    public int blocksLoaded() {
+        return blocksLoaded;
+    }
+
+    /** Number of times a block was read through the loader since the index became lazy. */
+    public long blocksRead() {
+        return blocksRead;
+    }
+
+    private void touch(int target) {
+        if (loader != null && target >= 0) {
+            int b = target >>> shift;
+            if (!loaded.get(b)) {
+                loaded.set(b);
+                blocksLoaded++;
+                blocksRead++;
+                try {
+                    loader.accept(b);
+                } catch (RuntimeException | Error e) {
+                    unload(b);
+                    throw e;
+                }
+                if (budget != Integer.MAX_VALUE) {
+                    order.enqueue(b);
+                    evict(b);
+                }
+            }
+        }
     }
 
     /** The entries pointing at {@code target}, or null when none. Do not modify. */
     public LongArrayList get(int target) {
+        touch(target);
         return target < lists.length ? lists[target] : null;
     }
 
@@ -37,6 +178,7 @@ public final class ReverseIndex {
 
     /** Adds one entry. */
     public void add(int target, long entry) {
+        touch(target);
         if (target >= lists.length) {
             lists = Arrays.copyOf(lists, Math.max(target + 1, lists.length * 2));
         }
@@ -78,6 +220,7 @@ public final class ReverseIndex {
 
     /** Replaces the entries of {@code target} (loading). */
     public void put(int target, LongArrayList entries) {
+        touch(target);
         if (target >= lists.length) {
             lists = Arrays.copyOf(lists, Math.max(target + 1, lists.length * 2));
         }
@@ -106,13 +249,24 @@ public final class ReverseIndex {
         }
     }
 
-    /** Number of targets with at least one entry. */
+    /** Number of targets with at least one entry (a lazy index reads every block first). */
     public int targetCount() {
+        requireEager("targetCount");
         return targets;
     }
 
-    /** The targets with at least one entry, in index order. */
+    private void requireEager(String what) {
+        if (loader != null && readAll != null) {
+            readAll.run();
+        }
+        if (loader != null) {
+            throw new IllegalStateException("ReverseIndex." + what + " needs every block in memory");
+        }
+    }
+
+    /** The targets with at least one entry, in index order (a lazy index reads every block first). */
     public IntArrayList targets() {
+        requireEager("targets");
         IntArrayList out = new IntArrayList(targets);
         for (int i = 0; i < lists.length; i++) {
             if (lists[i] != null) {

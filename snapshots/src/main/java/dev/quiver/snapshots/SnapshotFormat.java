@@ -7,7 +7,7 @@ package dev.quiver.snapshots;
  * pages (tables 64 to a page), version 3 world-format-3 pages (varint encodings, LZ4), version 4
  * world-format-4 pages (no {@code components} pages, schema defaults, the CanToggle and Transient
  * builtins), version 5 world-format-5 pages (the DontFragment and Union builtins, sparse markers
- * {@code (R, *)} in table types with the sparse pairs in the reverse pages). A snapshot of another version is refused by name; restore it with the build that
+ * {@code (R, *)} in table types with the sparse pairs in the reverse pages; name pages by hash bucket). A snapshot of another version is refused by name; restore it with the build that
  * wrote it, or load its export.
  *
  * <pre>

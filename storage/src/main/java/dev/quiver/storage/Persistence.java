@@ -35,6 +35,14 @@ final class Persistence {
         this.changes = changes;
     }
 
+    /**
+     * Continues on {@code st}, the files of the state already in memory (a new world, built in a
+     * temporary directory whose store is closed, then renamed into place): nothing is read.
+     */
+    void reopen(Store st) {
+        store = st;
+    }
+
     boolean isOpen() {
         return store != null;
     }
@@ -77,6 +85,9 @@ final class Persistence {
         parts.tables().clear();
         format.clear();
         format.load(committed(), store.dir.toString());
+        if (store.isReadOnly()) { // a reader's pages never change: keep only the working set decoded
+            format.boundCaches(WorldFormat.READER_REVERSE_BLOCKS, WorldFormat.READER_NAME_BUCKETS);
+        }
         sparse.rebuild();
     }
 
@@ -134,6 +145,7 @@ final class Persistence {
     void forEachSnapshotPage(WorldPages.PageVisitor visitor, java.util.function.BooleanSupplier removeTransient) {
         boolean removed = false;
         try {
+            format.readEverything(); // whole and unbounded: the removal below must not be forgotten
             removed = removeTransient.getAsBoolean();
             if (removed) { // as a commit would, without writing (the format's bookkeeping follows)
                 parts.tables().dropEmpty(changes.shrunk());

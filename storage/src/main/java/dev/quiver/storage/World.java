@@ -99,8 +99,8 @@ public final class World implements AutoCloseable {
 
     private final Transactions tx;
 
-    private World(Store store, boolean readOnly) {
-        this.dir = store.dir;
+    private World(Store store, boolean readOnly, Path dir) {
+        this.dir = dir;
         this.readOnly = readOnly;
         Traits[] traitsRef = new Traits[1];
         schemas = new Schemas(rel -> traitsRef[0].pairIsTag(rel));
@@ -140,9 +140,15 @@ public final class World implements AutoCloseable {
      * @throws dev.quiver.error.StorageIOException when it cannot be written
      */
     public static World create(Path dir) {
-        // built whole in a temporary sibling and renamed into place: never half made
-        Store.create(dir, st -> new World(st, false).bootstrap());
-        return open(dir);
+        // built whole in a temporary sibling and renamed into place: never half made; the world
+        // built there is the one returned (its state is what it committed), on the renamed files
+        World[] built = new World[1];
+        Store.create(dir, st -> {
+            built[0] = new World(st, false, dir);
+            built[0].bootstrap();
+        });
+        built[0].persistence.reopen(Store.open(dir, false));
+        return built[0];
     }
 
     /**
@@ -801,9 +807,14 @@ public final class World implements AutoCloseable {
         tx.inside("forEachSnapshotPage", () -> persistence.forEachSnapshotPage(visitor, rules::removeTransientPairs));
     }
 
+    /** The page layout and its counters of pages read lazily (for tests). */
+    WorldFormat format() {
+        return format;
+    }
+
     /** Opens the world a store holds, loading its committed state (for {@link WorldPages#restore}). */
     static World openStore(Store st, boolean readOnly) {
-        World w = new World(st, readOnly);
+        World w = new World(st, readOnly, st.dir);
         try {
             w.persistence.load();
         } catch (QuiverException e) {

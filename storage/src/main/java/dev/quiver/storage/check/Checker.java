@@ -46,6 +46,7 @@ public final class Checker {
      * @param persisted the committed pages to compare with, or null to skip that comparison
      */
     public List<String> check(PageSource persisted) {
+        format.readEverything(); // the lazy structures, whole: every page is decoded and verified
         var v = new ArrayList<String>();
         checkRows(v);
         checkComponentIndex(v);

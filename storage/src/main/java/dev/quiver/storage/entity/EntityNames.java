@@ -1,49 +1,188 @@
 package dev.quiver.storage.entity;
 
-import dev.quiver.index.Ids;
 import dev.quiver.index.NameIndex;
 import dev.quiver.storage.tx.Changes;
+
+import it.unimi.dsi.fastutil.ints.IntArrayFIFOQueue;
+
+import java.util.BitSet;
+import java.util.function.IntConsumer;
 
 /**
  * The name index of a world, kept in step with the entity index: {@code (parent index, name)} to
  * entity (Flecs v4: a name is unique among the children of one parent). Every change is reported
- * to the transaction's {@link Changes}. Not thread-safe.
+ * to the transaction's {@link Changes}, by bucket. Not thread-safe.
+ *
+ * <p><b>Buckets.</b> The index is split in {@link #BUCKETS} buckets by the top bits of the key's
+ * hash ({@link NameIndex#hash}, stable across processes), one small {@link NameIndex} each; a
+ * stored world keeps one name page per bucket. After {@link #lazy}, a bucket is read (its loader
+ * calls {@link #restore}) the first time a lookup or change touches it, so opening a world reads
+ * no name and a lookup by path reads one page per step. The entries of a bucket take their names
+ * from the entity index; whoever changes an entity's name or kills it first removes its entry (which
+ * reads its bucket while the name is still the committed one). A reader may bound the buckets kept
+ * ({@link #budget}): past it, the bucket read longest ago is forgotten (first in, first out).
  */
 public final class EntityNames {
+    /** Bits of the hash that choose the bucket. */
+    public static final int BUCKET_BITS = 12;
+    /** Number of buckets (and at most of name pages). */
+    public static final int BUCKETS = 1 << BUCKET_BITS;
+
     private final EntityIndex entities;
     private final Changes changes;
-    private NameIndex index;
+    private NameIndex[] buckets = new NameIndex[BUCKETS];
+    /** Null: every bucket is in memory. Else reads one bucket through {@link #restore}. */
+    private IntConsumer loader;
+    private Runnable readAll;
+    private BitSet loaded = new BitSet();
+    private int bucketsLoaded;
+    private long bucketsRead;
+    private int budget = Integer.MAX_VALUE;
+    private IntArrayFIFOQueue order = new IntArrayFIFOQueue();
 
     public EntityNames(EntityIndex entities, Changes changes) {
         this.entities = entities;
         this.changes = changes;
-        this.index = new NameIndex(entities::name);
     }
 
-    /** Forgets every name (before a reload). */
+    /** The bucket of a key. */
+    public static int bucket(int parentIndex, String name) {
+        return NameIndex.hash(parentIndex, name) >>> (32 - BUCKET_BITS);
+    }
+
+    /** Forgets every name (before a reload); the index is no longer lazy. */
     public void clear() {
-        index = new NameIndex(entities::name);
+        buckets = new NameIndex[BUCKETS];
+        loader = null;
+        readAll = null;
+        loaded = new BitSet();
+        bucketsLoaded = 0;
+        bucketsRead = 0;
+        budget = Integer.MAX_VALUE;
+        order = new IntArrayFIFOQueue();
+    }
+
+    /**
+     * Keeps at most {@code maxBuckets} buckets in memory while lazy (at least 1), forgetting the
+     * bucket read longest ago when one more is read. Only for an index nobody changes (a reader's).
+     */
+    public void budget(int maxBuckets) {
+        budget = Math.max(1, maxBuckets);
+        evict(-1);
+    }
+
+    private void evict(int keep) {
+        while (bucketsLoaded > budget && !order.isEmpty()) {
+            int old = order.dequeueInt();
+            if (old != keep && loaded.get(old)) {
+                unload(old);
+            } else if (old == keep) {
+                order.enqueue(old);
+                if (order.size() == 1) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * Makes the (cleared) index lazy: bucket {@code b} is read by {@code loader.accept(b)}, which
+     * {@link #restore}s its entries, the first time it is touched. {@code readAll} reads every
+     * bucket not yet read and ends laziness; the whole-index methods ({@link #size},
+     * {@link #forEach}) call it.
+     */
+    public void lazy(IntConsumer loader, Runnable readAll) {
+        this.loader = loader;
+        this.readAll = readAll;
+    }
+
+    /** True when bucket {@code b} is in memory. */
+    public boolean isLoaded(int b) {
+        return loader == null || loaded.get(b);
+    }
+
+    /** Marks bucket {@code b} in memory without calling the loader (the caller restores its entries). */
+    public void markLoaded(int b) {
+        if (loader != null && !loaded.get(b)) {
+            loaded.set(b);
+            bucketsLoaded++;
+        }
+    }
+
+    /** Ends laziness: every bucket is taken to be in memory (the caller read the missing ones). */
+    public void eager() {
+        loader = null;
+    }
+
+    /**
+     * Drops bucket {@code b}'s entries. When the index is lazy the bucket is read again on its next
+     * touch and this returns true; otherwise the caller refills it ({@link #restore}).
+     */
+    public boolean unload(int b) {
+        buckets[b] = null;
+        if (loader == null) {
+            return false;
+        }
+        if (loaded.get(b)) {
+            loaded.clear(b);
+            bucketsLoaded--;
+        }
+        return true;
+    }
+
+    /** Buckets in memory that were read through the loader or marked (for tests and statistics). */
+    public int bucketsLoaded() {
+        return bucketsLoaded;
+    }
+
+    /** Times a bucket was read through the loader since the index became lazy. */
+    public long bucketsRead() {
+        return bucketsRead;
+    }
+
+    private NameIndex bucketOf(int b) {
+        if (loader != null && !loaded.get(b)) {
+            loaded.set(b);
+            bucketsLoaded++;
+            bucketsRead++;
+            try {
+                loader.accept(b);
+            } catch (RuntimeException | Error e) {
+                unload(b);
+                throw e;
+            }
+            if (budget != Integer.MAX_VALUE) {
+                order.enqueue(b);
+                evict(b);
+            }
+        }
+        NameIndex ix = buckets[b];
+        if (ix == null) {
+            ix = new NameIndex(entities::name, 8);
+            buckets[b] = ix;
+        }
+        return ix;
     }
 
     /** The child of {@code parentIndex} (0: a root entity) named {@code name}, or 0. */
     public long child(int parentIndex, String name) {
-        return index.get(parentIndex, name);
+        NameIndex ix = bucketOf(bucket(parentIndex, name));
+        return ix.get(parentIndex, name);
     }
 
     /** Files entity {@code e} under its parent by name (replacing a stale entry of that key). */
     public void put(int parentIndex, String name, long e) {
-        long replaced = index.put(parentIndex, name, e);
-        changes.name(Ids.index(e));
-        if (replaced != 0) {
-            changes.name(Ids.index(replaced));
-        }
+        int b = bucket(parentIndex, name);
+        bucketOf(b).put(parentIndex, name, e);
+        changes.name(b);
     }
 
     /** Removes the entry of {@code (parentIndex, name)}. */
     public void remove(int parentIndex, String name) {
-        long removed = index.remove(parentIndex, name);
+        int b = bucket(parentIndex, name);
+        long removed = bucketOf(b).remove(parentIndex, name);
         if (removed != 0) {
-            changes.name(Ids.index(removed));
+            changes.name(b);
         }
     }
 
@@ -60,17 +199,54 @@ public final class EntityNames {
         put(newParent, name, e);
     }
 
-    /** Files an entry read from a committed state (no change recorded). */
+    /** Files an entry read from a committed state (no change recorded; its bucket is not read). */
     public void restore(int parentIndex, String name, long e) {
-        index.put(parentIndex, name, e);
+        int b = bucket(parentIndex, name);
+        NameIndex ix = buckets[b];
+        if (ix == null) {
+            ix = new NameIndex(entities::name, 8);
+            buckets[b] = ix;
+        }
+        ix.put(parentIndex, name, e);
     }
 
+    /** Number of names (a lazy index reads every bucket first). */
     public int size() {
-        return index.size();
+        requireEager("size");
+        int n = 0;
+        for (NameIndex ix : buckets) {
+            n += ix == null ? 0 : ix.size();
+        }
+        return n;
     }
 
-    /** Calls {@code visitor} with every entry. */
+    /** Calls {@code visitor} with every entry (a lazy index reads every bucket first). */
     public void forEach(NameIndex.EntryVisitor visitor) {
-        index.forEach(visitor);
+        requireEager("forEach");
+        for (NameIndex ix : buckets) {
+            if (ix != null) {
+                ix.forEach(visitor);
+            }
+        }
+    }
+
+    /** Calls {@code visitor} with every entry of bucket {@code b} (read first when lazy). */
+    public void forEachInBucket(int b, NameIndex.EntryVisitor visitor) {
+        NameIndex ix = bucketOf(b);
+        ix.forEach(visitor);
+    }
+
+    /** True when bucket {@code b} holds no entry (read first when lazy). */
+    public boolean bucketEmpty(int b) {
+        return bucketOf(b).size() == 0;
+    }
+
+    private void requireEager(String what) {
+        if (loader != null && readAll != null) {
+            readAll.run();
+        }
+        if (loader != null) {
+            throw new IllegalStateException("EntityNames." + what + " needs every bucket in memory");
+        }
     }
 }

@@ -16,6 +16,8 @@ import java.util.zip.CRC32C;
  * The write-ahead log (WAL) that makes a commit atomic and durable: {@code wal-<n>} beside manifest n.
  *
  * <p>A committed transaction is one record: {@code [int magic][int length][payload][int crc32c]}
+ * (the magic is {@link #PENDING} until the record is forced, then {@link #MAGIC}; the checksum
+ * covers the payload)
  * where the payload is {@code [long txSeq][int n] n × ([byte map][long key][int len or -1][bytes])}:
  * the after-image of every page the transaction touched ({@code -1}: the page was removed). A
  * commit is durable once its record is forced; the pages reach a sealed generation at the next
@@ -24,6 +26,14 @@ import java.util.zip.CRC32C;
  */
 public final class Journal implements AutoCloseable {
     static final int MAGIC = 0x51564A31; // "QVJ1"
+    /**
+     * The magic of a record written but not yet known durable: an append writes its record under
+     * this magic, forces it, and only then writes {@link #MAGIC} over it. Readers stop at a pending
+     * record, so they never see a transaction whose fsync failed (it is cut back) or has not
+     * returned; the writer's recovery takes a complete pending record as committed (its bytes
+     * reached the disk) and marks it so.
+     */
+    static final int PENDING = 0x51564A30; // "QVJ0"
 
     /** One page after-image. */
     public record Entry(int map, long key, byte[] blob) {}
@@ -95,6 +105,14 @@ public final class Journal implements AutoCloseable {
                 pos += n;
             }
             file.force(false);
+            // durable: make it visible to readers (forced by the next append, or made visible
+            // again by the writer's recovery when a crash loses this write)
+            ByteBuffer magic = ByteBuffer.allocate(4).putInt(0, MAGIC);
+            while (magic.hasRemaining()) {
+                if (file.write(magic, before + magic.position()) <= 0) {
+                    throw new IOException("short write of a record's magic");
+                }
+            }
         } catch (IOException e) {
             try {
                 file.truncate(before);
@@ -111,7 +129,7 @@ public final class Journal implements AutoCloseable {
         try {
             var bos = new ByteArrayOutputStream(1 << 16);
             var out = new DataOutputStream(bos);
-            out.writeInt(MAGIC);
+            out.writeInt(PENDING); // made MAGIC once forced
             out.writeInt(0); // length placeholder
             out.writeLong(txSeq);
             out.writeInt(entries.size());
@@ -140,8 +158,11 @@ public final class Journal implements AutoCloseable {
         }
     }
 
-    /** The complete records of a journal's bytes and the length they span. */
-    record Parsed(List<List<Entry>> records, long validLength) {}
+    /**
+     * The complete records of a journal's bytes, the length they span, and the offsets of those
+     * still marked {@link #PENDING}.
+     */
+    record Parsed(List<List<Entry>> records, long validLength, List<Long> pending) {}
 
     /**
      * Reads every complete, checksummed record from the start; stops at the first torn or corrupt
@@ -149,7 +170,7 @@ public final class Journal implements AutoCloseable {
      */
     List<List<Entry>> readAll() {
         try {
-            return parse(file.readAll()).records();
+            return parse(file.readAll(), false).records();
         } catch (IOException e) {
             throw new StorageIOException("cannot read journal " + path + ": " + e.getMessage(), e);
         }
@@ -161,10 +182,26 @@ public final class Journal implements AutoCloseable {
      */
     List<List<Entry>> recover() {
         try {
-            Parsed p = parse(file.readAll());
+            byte[] all = file.readAll();
+            Parsed p = parse(all, true);
             if (file.size() > p.validLength()) {
                 file.truncate(p.validLength());
                 file.force(true);
+            }
+            // complete records still marked pending were forced before the crash: committed
+            boolean marked = false;
+            ByteBuffer magic = ByteBuffer.allocate(4).putInt(0, MAGIC);
+            for (long start : p.pending()) {
+                magic.clear();
+                while (magic.hasRemaining()) {
+                    if (file.write(magic, start + magic.position()) <= 0) {
+                        throw new IOException("short write of a record's magic");
+                    }
+                }
+                marked = true;
+            }
+            if (marked) {
+                file.force(false);
             }
             return p.records();
         } catch (IOException e) {
@@ -178,7 +215,7 @@ public final class Journal implements AutoCloseable {
      */
     static List<List<Entry>> read(Path path) {
         try {
-            return parse(java.nio.file.Files.readAllBytes(path)).records();
+            return parse(java.nio.file.Files.readAllBytes(path), false).records();
         } catch (java.nio.file.NoSuchFileException e) {
             return List.of();
         } catch (IOException e) {
@@ -186,13 +223,19 @@ public final class Journal implements AutoCloseable {
         }
     }
 
-    static Parsed parse(byte[] all) {
+    /**
+     * Parses records from the start, stopping at the first torn or corrupt one, and (unless
+     * {@code pendingToo}, the writer's recovery) at the first one not yet marked durable.
+     */
+    static Parsed parse(byte[] all, boolean pendingToo) {
         var out = new ArrayList<List<Entry>>();
+        var pending = new ArrayList<Long>();
         ByteBuffer bb = ByteBuffer.wrap(all);
         long valid = 0;
         while (bb.remaining() >= 12) {
             int start = bb.position();
-            if (bb.getInt() != MAGIC) {
+            int magic = bb.getInt();
+            if (magic != MAGIC && !(pendingToo && magic == PENDING)) {
                 break;
             }
             int len = bb.getInt();
@@ -233,8 +276,11 @@ public final class Journal implements AutoCloseable {
             bb.position(start + 8 + len + 4);
             valid = bb.position();
             out.add(entries);
+            if (magic == PENDING) {
+                pending.add((long) start);
+            }
         }
-        return new Parsed(out, valid);
+        return new Parsed(out, valid, pending);
     }
 
     /** Empties the journal (after its records are in the map files) and forces that to disk. */

@@ -122,6 +122,11 @@ public final class Store implements AutoCloseable {
         }
     }
 
+    /** True for a reader's store (its committed state never changes while it is open). */
+    public boolean isReadOnly() {
+        return readOnly;
+    }
+
     public static boolean isWorld(Path dir) {
         return Files.isRegularFile(dir.resolve("FORMAT"));
     }

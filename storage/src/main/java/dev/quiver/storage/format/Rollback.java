@@ -23,11 +23,11 @@ import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
  * <p>The persistence bookkeeping of {@link WorldFormat} (tables kept in row pages) changes only when
  * a commit's pages are computed, so it still describes the committed state.
  *
- * <p>Order matters: name-index entries of the touched entity blocks leave first (their keys are
- * read from the state the failed transaction left), then meta, entities, schemas, tables (refilled
+ * <p>Order matters: the touched name-index buckets are dropped first, then meta, entities, schemas, tables (refilled
  * in place where the table survived), the touched tables' component-index entries follow their
  * tables (a table's records change only when it is created or dropped, which touches it), then
- * reverse-index blocks and names are read back.
+ * reverse-index blocks (forgotten, when the index reads its blocks lazily: the next touch reads
+ * the committed page) and names are read back.
  */
 final class Rollback {
     private final WorldParts p;
@@ -48,18 +48,10 @@ final class Rollback {
         EntityIndex ei = p.entities();
         TableSet tables = p.tables();
 
-        // 1. name-index entries of the touched blocks, as the failed transaction left them
+        // 1. the name-index buckets touched: dropped (read again on next touch when the index is lazy)
+        boolean namesLazy = true;
         for (int b : nameBlocks) {
-            int from = b << EntityPage.SHIFT, to = Math.min(ei.nextIndex(), from + EntityPage.SIZE);
-            for (int i = from; i < to; i++) {
-                String name = ei.name(i);
-                if (ei.state(i) == EntityIndex.ALIVE && name != null) {
-                    int parent = Types.parent(tables.get(ei.table(i)).type());
-                    if (p.names().child(parent, name) == ei.idOf(i)) {
-                        p.names().remove(parent, name);
-                    }
-                }
-            }
+            namesLazy &= p.names().unload(b);
         }
         // 2. meta: entity index range, free list, table id count
         int oldNext = ei.nextIndex();
@@ -133,6 +125,9 @@ final class Rollback {
         }
         // 7. reverse-index blocks
         for (int b : targetBlocks) {
+            if (p.reverse().unload(b)) {
+                continue; // read again from the committed page when next touched
+            }
             int from = b << ReversePage.SHIFT;
             for (int t = from; t < from + (1 << ReversePage.SHIFT); t++) {
                 p.reverse().removeAll(t);
@@ -142,11 +137,13 @@ final class Rollback {
                 ReversePage.read(p.reverse(), b, page);
             }
         }
-        // 8. names of the touched blocks
-        for (int b : nameBlocks) {
-            byte[] page = src.get(WorldFormat.NAMES, b);
-            if (page != null) {
-                NamePage.read(ei, p.names(), b, page);
+        // 8. names of the touched buckets, unless the index reads them itself
+        if (!namesLazy) {
+            for (int b : nameBlocks) {
+                byte[] page = src.get(WorldFormat.NAMES, b);
+                if (page != null) {
+                    NamePage.read(ei, p.names(), b, page);
+                }
             }
         }
         c.clear();

@@ -1,6 +1,8 @@
 package dev.quiver.storage.format;
 
 import dev.quiver.error.CorruptionException;
+import dev.quiver.index.ReverseIndex;
+import dev.quiver.storage.entity.EntityNames;
 import dev.quiver.storage.Schema;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.TableSet;
@@ -36,6 +38,9 @@ public final class WorldFormat {
      * Union (31) exist; a table type may hold the sparse marker {@code (R, *)} of a relationship
      * whose pairs are stored without fragmenting (their targets are in the reverse pages only; the
      * forward store is rebuilt from them at load, {@code rules.SparsePairs}).
+     * Also in 5: {@code names} pages by bucket of
+     * the key's hash instead of by entity block, so that a lookup by name reads one page (open in
+     * place: the name index and the reverse index are read page by page when first touched).
      */
     public static final int VERSION = 5;
     /**
@@ -49,6 +54,8 @@ public final class WorldFormat {
     private final WorldParts parts;
     /** Tables whose committed rows are in row pages. */
     private IntOpenHashSet chunkedOnDisk = new IntOpenHashSet();
+    /** The committed pages the lazy structures read from (set by {@link #load}), or null. */
+    private PageSource lazySource;
     /** The buffer pages are serialized into (toBytes copies each page out). */
     private final Bytes.Writer writer = new Bytes.Writer(1 << 16);
 
@@ -59,6 +66,7 @@ public final class WorldFormat {
     /** Forgets the bookkeeping (before a reload). */
     public void clear() {
         chunkedOnDisk = new IntOpenHashSet();
+        lazySource = null;
     }
 
     // ------------------------------------------------------------------ writing
@@ -209,9 +217,100 @@ public final class WorldFormat {
             RowPage.read(parts.entities(), t, chunks.get(k));
         }
         parts.tables().fileAll();
-        src.forEach(REVERSE, (k, b) -> ReversePage.read(parts.reverse(), k, b));
-        src.forEach(NAMES, (k, b) -> NamePage.read(parts.entities(), parts.names(), k, b));
+        lazySource = src;
+        parts.reverse().lazy(ReversePage.SHIFT, b -> readPage(src, REVERSE, b,
+                page -> ReversePage.read(parts.reverse(), b, page)), this::readEverything);
+        parts.names().lazy(b -> readPage(src, NAMES, b, page -> NamePage.read(parts.entities(), parts.names(), b, page)),
+                this::readEverything);
     }
+
+    /**
+     * Reads page {@code key} of {@code map} from {@code src} (opened) into memory through
+     * {@code reader}, if the page exists; a corruption it finds names the family and key.
+     */
+    private static void readPage(PageSource src, int map, long key, java.util.function.Consumer<byte[]> reader) {
+        byte[] page = src.get(map, key);
+        if (page == null) {
+            return;
+        }
+        try {
+            reader.accept(page);
+        } catch (CorruptionException e) {
+            String name = MAP_NAMES[map] + " page " + key;
+            throw e.getMessage() != null && e.getMessage().startsWith(name) ? e
+                    : new CorruptionException(name + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reads every page the lazy structures have not read yet (reverse-index blocks, name buckets), so that
+     * the whole state is in memory: for the checker and for streaming every page. Costs what an
+     * eager open cost; a no-op once done (and for a world never read from pages).
+     */
+    public void readEverything() {
+        PageSource src = lazySource;
+        ReverseIndex reverse = parts.reverse();
+        if (src != null) {
+            src.forEach(REVERSE, (k, b) -> {
+                if (!reverse.isLoaded((int) k)) {
+                    reverse.markLoaded((int) k);
+                    ReversePage.read(reverse, k, b);
+                }
+            });
+        }
+        reverse.eager();
+        EntityNames names = parts.names();
+        if (src != null) {
+            src.forEach(NAMES, (k, b) -> {
+                if (!names.isLoaded((int) k)) {
+                    names.markLoaded((int) k);
+                    NamePage.read(parts.entities(), names, k, b);
+                }
+            });
+        }
+        names.eager();
+    }
+
+    /** True when the in-memory state was read from committed pages ({@link #load}) rather than built in memory. */
+    public boolean readFromPages() {
+        return lazySource != null;
+    }
+
+    /** Reverse-index blocks in memory (read or marked), since the world was read. */
+    public int reverseBlocksInMemory() {
+        return parts.reverse().blocksLoaded();
+    }
+
+    /** Reverse pages decoded since the world was read (a page forgotten and read again counts again). */
+    public long reverseBlocksRead() {
+        return parts.reverse().blocksRead();
+    }
+
+    /** Name buckets in memory (read or marked), since the world was read. */
+    public int nameBucketsInMemory() {
+        return parts.names().bucketsLoaded();
+    }
+
+    /** Name pages decoded since the world was read (a page forgotten and read again counts again). */
+    public long nameBucketsRead() {
+        return parts.names().bucketsRead();
+    }
+
+    /**
+     * A reader's bound on the pages the lazy structures keep decoded: by default
+     * {@value #READER_REVERSE_BLOCKS} reverse blocks (of 64 targets) and
+     * {@value #READER_NAME_BUCKETS} of the {@value EntityNames#BUCKETS} name buckets, the pages
+     * read longest ago forgotten first. Only for a world nobody changes through these structures.
+     */
+    public void boundCaches(int reverseBlocks, int nameBuckets) {
+        parts.reverse().budget(reverseBlocks);
+        parts.names().budget(nameBuckets);
+    }
+
+    /** Reverse blocks a reader keeps decoded ({@link #boundCaches}). */
+    public static final int READER_REVERSE_BLOCKS = 8192;
+    /** Name buckets a reader keeps decoded ({@link #boundCaches}). */
+    public static final int READER_NAME_BUCKETS = 1024;
 
     /**
      * Rolls the in-memory state back to the committed state by reading again only the pages
@@ -255,6 +354,7 @@ public final class WorldFormat {
 
     /** The keys of every page family {@code map} must hold for the in-memory state. */
     public long[] expectedKeys(int map) {
+        readEverything();
         var out = new LongArrayList();
         switch (map) {
             case META:
@@ -293,12 +393,13 @@ public final class WorldFormat {
                 out.addAll(pages);
                 break;
             }
-            case NAMES: {
-                var pages = new LongOpenHashSet();
-                parts.names().forEach((parent, e) -> pages.add(dev.quiver.index.Ids.index(e) >>> EntityPage.SHIFT));
-                out.addAll(pages);
+            case NAMES:
+                for (int b = 0; b < EntityNames.BUCKETS; b++) {
+                    if (!parts.names().bucketEmpty(b)) {
+                        out.add(b);
+                    }
+                }
                 break;
-            }
             default:
                 break;
         }

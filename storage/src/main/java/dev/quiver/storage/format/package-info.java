@@ -71,13 +71,22 @@
  *       Every pair has its entry, sparse pairs included (format 5): the forward sparse store
  *       ({@code table.SparseStore}) is rebuilt from these entries at load, for each relationship
  *       with DontFragment or a marker in some table type.</li>
- *   <li>{@code names}, key = entity index / 1024 ({@link dev.quiver.storage.format.NamePage}):
- *       varint n entries of the block's entities filed in the name index, in index order, each:
- *       varint index gap (minus the previous entry's index minus 1, the first from the block's
- *       first index), zz delta of the parent index. The name and generation are the
- *       {@code entities} page's (read first).</li>
+ *   <li>{@code names}, key = bucket of the name index ({@link dev.quiver.storage.format.NamePage}):
+ *       the top 12 bits of the key's hash ({@code dev.quiver.index.NameIndex#hash(parent index, name)},
+ *       MurmurHash3's finalizer over {@code name.hashCode() * 31 + parent}), so that a lookup by
+ *       name reads one page (format 5; before, pages by entity block, which a lookup could only use
+ *       once all were read): varint n entries in ascending entity index, each: varint index gap
+ *       (minus the previous entry's index minus 1, the first from -1), zz delta of the parent
+ *       index. The name and generation are the {@code entities} page's; an entry whose name and
+ *       parent hash to another bucket is corrupt.</li>
  * </ul>
  * Every reader checks each count and length against the bytes that remain before allocating, and
  * that nothing follows the last entry.
+ *
+ * <h2>Reading in place</h2>
+ * Opening a world reads the meta, schema, entity, table and row pages; the {@code reverse} and
+ * {@code names} pages are read one at a time when a lookup or a change first touches them (the
+ * writer reads a page before changing it, so its in-memory copy and the committed page agree until
+ * the commit). The checker and the snapshot writer read every page.
  */
 package dev.quiver.storage.format;

@@ -9,7 +9,7 @@ import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
  * a table, the entries pointing at a target); at commit the storage
  * format turns these into the pages to rewrite, so no mutation code knows the page layout.
  *
- * <p>Units are coarse enough that bulk work stays cheap: entities and names in blocks of
+ * <p>Units are coarse enough that bulk work stays cheap: names by bucket of the name index, entities in blocks of
  * {@code 1 << ENTITY_BLOCK_SHIFT} indices, table rows in chunks of {@code 1 << ROW_CHUNK_SHIFT}
  * rows, reverse-index entries in blocks of {@code 1 << TARGET_BLOCK_SHIFT} targets. The format
  * aligns its pages with these units. Not thread-safe.
@@ -43,9 +43,12 @@ public final class Changes {
         entityBlocks.add(index >>> ENTITY_BLOCK_SHIFT);
     }
 
-    /** The name-index entry of entity {@code index} was added, removed or moved. */
-    public void name(int index) {
-        nameBlocks.add(index >>> ENTITY_BLOCK_SHIFT);
+    /**
+     * An entry of name-index bucket {@code bucket} (the name index's own unit: entries are bucketed
+     * by the hash of their key) was added, removed or moved.
+     */
+    public void name(int bucket) {
+        nameBlocks.add(bucket);
     }
 
     /** Table {@code id} was created or dropped. */

@@ -15,6 +15,8 @@ class FaultyFileLayer implements FileLayer {
     volatile int shortWrite = -1;
     /** The next force fails. */
     volatile boolean failForce;
+    /** Run when an injected force failure happens, before it is reported (what a reader sees then). */
+    volatile Runnable onFailedForce;
     /** Every truncate fails (so a failed append cannot be cut back). */
     volatile boolean failTruncate;
     /**
@@ -52,6 +54,10 @@ class FaultyFileLayer implements FileLayer {
             public void force(boolean metadata) throws IOException {
                 if (failForce) {
                     failForce = false;
+                    Runnable r = onFailedForce;
+                    if (r != null) {
+                        r.run();
+                    }
                     throw new IOException("Input/output error (injected fsync failure)");
                 }
                 long keep = crashKeeping;

@@ -121,6 +121,60 @@ class JournalFaultTest {
         assertReopens(dir, false);
     }
 
+    /** Leaves the writer's store the way a killed process leaves it (World keeps it in its Persistence). */
+    private static void abandon(World w) throws ReflectiveOperationException {
+        var p = World.class.getDeclaredField("persistence");
+        p.setAccessible(true);
+        Object persistence = p.get(w);
+        var f = persistence.getClass().getDeclaredField("store");
+        f.setAccessible(true);
+        ((Store) f.get(persistence)).abandon();
+        f.set(persistence, null);
+    }
+
+    @Test
+    void aRecordWhoseFsyncFailedIsNeverSeenByReaders() throws Exception {
+        Path dir = worldWithA();
+        try (World w = World.open(dir)) {
+            w.entity("x");
+            var seen = new java.util.ArrayList<String>();
+            faults.onFailedForce = () -> {
+                // the record of "b" is written whole but its fsync failed: a reader opening now
+                seen.add("records " + journalRecords(dir));
+                try (World r = World.openReadOnly(dir)) {
+                    seen.add("x " + (r.lookup("x") != 0) + ", b " + (r.lookup("b") != 0));
+                }
+            };
+            faults.failForce = true;
+            assertThrows(StorageIOException.class, () -> w.entity("b"));
+            assertEquals(List.of("records 1", "x true, b false"), seen);
+            faults.onFailedForce = null;
+            w.entity("c");
+            assertEquals(2, journalRecords(dir), "a record is visible once forced");
+        }
+        assertReopens(dir, false);
+    }
+
+    @Test
+    void aForcedRecordNotYetMarkedIsRecoveredByTheWriter() throws Exception {
+        Path dir = worldWithA();
+        try (World w = World.open(dir)) {
+            w.entity("b");
+            // the process dies after the fsync, before the mark reached the disk
+            Path wal = wal(dir);
+            byte[] all = Files.readAllBytes(wal);
+            java.nio.ByteBuffer.wrap(all).putInt(0, Journal.PENDING);
+            Files.write(wal, all);
+            assertEquals(0, journalRecords(dir), "readers do not see a record still pending");
+            abandon(w);
+        }
+        try (World w = World.open(dir)) { // the writer's recovery takes it as committed
+            assertNotEquals(0, w.lookup("b"));
+            assertEquals(1, journalRecords(dir), "and marks it for readers");
+        }
+        assertReopens(dir, true);
+    }
+
     @Test
     void anAppendThatCannotBeCutBackPoisonsTheStore() throws Exception {
         Path dir = worldWithA();

@@ -103,6 +103,13 @@ class PageCodecTest {
                 new TableSet(changes, schemas), schemas, new ReverseIndex()));
     }
 
+    /** Loads {@code pages}, then reads every page the lazy structures left for later. */
+    private static void loadWhole(List<Object[]> pages) {
+        WorldFormat f = fresh();
+        f.load(source(pages), "test");
+        f.readEverything();
+    }
+
     private static PageSource source(List<Object[]> pages) {
         return new PageSource() {
             @Override
@@ -168,7 +175,7 @@ class PageCodecTest {
             var pages = new ArrayList<>(PAGES);
             pages.set(victim, new Object[] {map, page[1], blob});
             try {
-                fresh().load(source(pages), "test");
+                loadWhole(pages);
             } catch (CorruptionException e) {
                 refused++;
             } catch (Throwable e) {
@@ -231,7 +238,7 @@ class PageCodecTest {
         // through the loader: the message names the page
         var pages = new ArrayList<>(PAGES);
         pages.replaceAll(p -> p == page ? new Object[] {p[0], p[1], cut} : p);
-        e = assertThrows(CorruptionException.class, () -> fresh().load(source(pages), "test"));
+        e = assertThrows(CorruptionException.class, () -> loadWhole(pages));
         assertTrue(e.getMessage().contains(name), e.getMessage());
     }
 
