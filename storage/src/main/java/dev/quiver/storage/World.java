@@ -1,36 +1,22 @@
 package dev.quiver.storage;
 
-import dev.quiver.error.BadInputException;
 import dev.quiver.error.CorruptionException;
 import dev.quiver.error.QuiverException;
 import dev.quiver.index.Ids;
-import dev.quiver.index.ReverseIndex;
 import dev.quiver.storage.check.Checker;
-import dev.quiver.storage.entity.EntityIndex;
 import dev.quiver.storage.file.Store;
-import dev.quiver.storage.entity.EntityNames;
 import dev.quiver.storage.entity.IdText;
 import dev.quiver.storage.entity.Names;
 import dev.quiver.storage.format.WorldFormat;
-import dev.quiver.storage.format.WorldParts;
 import dev.quiver.storage.rules.Cleanup;
-import dev.quiver.storage.rules.FieldReads;
-import dev.quiver.storage.rules.Hierarchy;
 import dev.quiver.storage.rules.Inheritance;
 import dev.quiver.storage.rules.Prefabs;
 import dev.quiver.storage.rules.SparsePairs;
-import dev.quiver.storage.rules.Paths;
 import dev.quiver.storage.rules.Toggles;
-import dev.quiver.storage.rules.TraitRules;
-import dev.quiver.storage.rules.Traits;
-import dev.quiver.storage.rules.Validators;
 import dev.quiver.storage.rules.Values;
-import dev.quiver.storage.table.Schemas;
 import dev.quiver.storage.table.Table;
-import dev.quiver.storage.table.TableMoves;
 import dev.quiver.storage.table.TableSet;
 import dev.quiver.storage.table.Types;
-import dev.quiver.storage.tx.Changes;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 import java.nio.file.Path;
@@ -75,58 +61,14 @@ public final class World implements AutoCloseable {
     private final Path dir;
     private final boolean readOnly;
 
-    // the in-memory state
-    private final Changes changes = new Changes();
-    private final EntityIndex entities = new EntityIndex();
-    private final EntityNames names = new EntityNames(entities, changes);
-    private final ReverseIndex reverse = new ReverseIndex();
-    private final Schemas schemas;
-    private final TableSet tables;
-    private final Traits traits;
-    private final TableMoves moves;
-    private final Paths paths;
-    private final TraitRules rules;
-    private final Hierarchy hierarchy;
-    private final Values values;
-    private final Validators validators;
-    private final Cleanup cleanup;
-    private final Inheritance inheritance;
-    private final Toggles toggles;
-    private final FieldReads fieldReads;
-    private final WorldFormat format;
-    private final Checker checker;
-    private final SparsePairs sparse;
-
+    /** The in-memory state: every structure and rule, wired together. */
+    private final WorldModel m = new WorldModel();
     private final Transactions tx;
 
     private World(Store store, boolean readOnly, Path dir) {
         this.dir = dir;
         this.readOnly = readOnly;
-        Traits[] traitsRef = new Traits[1];
-        schemas = new Schemas(rel -> traitsRef[0].pairIsTag(rel));
-        tables = new TableSet(changes, schemas);
-        traits = new Traits(entities, tables, schemas);
-        traitsRef[0] = traits;
-        moves = new TableMoves(entities, tables, reverse, names, changes);
-        paths = new Paths(entities, names, tables);
-        rules = new TraitRules(entities, tables, moves, names, traits, paths);
-        hierarchy = new Hierarchy(entities, names, moves, rules, changes);
-        values = new Values(entities, tables, moves, schemas, rules, paths, changes);
-        inheritance = new Inheritance(entities, tables);
-        values.setInheritance(inheritance);
-        validators = new Validators(entities, schemas, values, paths);
-        rules.setInstantiation(new Prefabs(entities, tables, moves, names, rules, hierarchy, inheritance, paths, changes));
-        cleanup = new Cleanup(entities, tables, moves, reverse, names, schemas, traits, paths, changes);
-        toggles = new Toggles(entities, tables, moves, traits, paths, changes);
-        fieldReads = new FieldReads(values, paths);
-        sparse = new SparsePairs(entities, tables, moves, reverse, traits, schemas, paths);
-        rules.setSparse(sparse);
-        cleanup.setSparse(sparse);
-        inheritance.setSparse(sparse);
-        WorldParts parts = new WorldParts(entities, names, tables, schemas, reverse);
-        format = new WorldFormat(parts);
-        checker = new Checker(parts, paths, format, sparse);
-        persistence = new Persistence(store, parts, format, changes, sparse);
+        persistence = new Persistence(store, m.parts, m.format, m.changes, m.sparse);
         tx = new Transactions(persistence, dir.toString());
     }
 
@@ -267,7 +209,7 @@ public final class World implements AutoCloseable {
 
     /** Creates an anonymous entity. */
     public long entity() {
-        return transactionResult(w -> hierarchy.create(null, 0));
+        return transactionResult(w -> m.hierarchy.create(null, 0));
     }
 
     /**
@@ -279,16 +221,16 @@ public final class World implements AutoCloseable {
      */
     public long entity(String path) {
         String[] parts = Names.split(path);
-        long found = paths.lookup(parts);
+        long found = m.paths.lookup(parts);
         if (found != 0) {
             return found;
         }
-        return transactionResult(w -> hierarchy.createPath(parts));
+        return transactionResult(w -> m.hierarchy.createPath(parts));
     }
 
     /** The entity at a path, or 0 when there is none. Builtins resolve by plain name. */
     public long lookup(String path) {
-        return paths.lookup(path);
+        return m.paths.lookup(path);
     }
 
     /**
@@ -306,7 +248,7 @@ public final class World implements AutoCloseable {
 
     /** The entity's own name, or null when it is anonymous. */
     public String name(long e) {
-        return entities.name(aliveIndex(e));
+        return m.entities.name(aliveIndex(e));
     }
 
     /**
@@ -314,32 +256,32 @@ public final class World implements AutoCloseable {
      * prints as {@code #<index>}.
      */
     public String path(long e) {
-        return paths.path(aliveIndex(e));
+        return m.paths.path(aliveIndex(e));
     }
 
     /** The parent (target of ChildOf), or 0 for a root entity. */
     public long parent(long e) {
-        int p = paths.parentIndex(aliveIndex(e));
-        return p == 0 ? 0 : entities.getAny(p);
+        int p = m.paths.parentIndex(aliveIndex(e));
+        return p == 0 ? 0 : m.entities.getAny(p);
     }
 
     /** True when the id names a live entity of the current generation. */
     public boolean isAlive(long e) {
-        return entities.isAlive(e);
+        return m.entities.isAlive(e);
     }
 
     /** The live entity id for an entity index (as found in a pair), or 0 when that index is dead. */
     public long entityOfIndex(int index) {
-        return entities.getAny(index);
+        return m.entities.getAny(index);
     }
 
     private int aliveIndex(long e) {
-        return entities.get(e, paths::describe);
+        return m.entities.get(e, m.paths::describe);
     }
 
     /** Number of alive entities, builtins excluded. */
     public int entityCount() {
-        return entities.countAlive(Builtin.FIRST_USER_INDEX);
+        return m.entities.countAlive(Builtin.FIRST_USER_INDEX);
     }
 
     // ------------------------------------------------------------------ ids
@@ -367,7 +309,7 @@ public final class World implements AutoCloseable {
 
     /** An id as text: an entity's path, or {@code (R,T)} for a pair. */
     public String idToString(long id) {
-        return paths.idToString(id);
+        return m.paths.idToString(id);
     }
 
     // ------------------------------------------------------------------ structure
@@ -390,9 +332,9 @@ public final class World implements AutoCloseable {
      */
     public void add(long e, long id) {
         int idx = aliveIndex(e);
-        rules.checkNotBuiltin(idx);
-        rules.checkConcrete(id);
-        mutate(() -> rules.add(idx, id));
+        m.rules.checkNotBuiltin(idx);
+        m.rules.checkConcrete(id);
+        mutate(() -> m.rules.add(idx, id));
     }
 
     /**
@@ -403,11 +345,11 @@ public final class World implements AutoCloseable {
      */
     public void add(long e, long... ids) {
         int idx = aliveIndex(e);
-        rules.checkNotBuiltin(idx);
+        m.rules.checkNotBuiltin(idx);
         for (long id : ids) {
-            rules.checkConcrete(id);
+            m.rules.checkConcrete(id);
         }
-        mutate(() -> rules.addAll(idx, ids));
+        mutate(() -> m.rules.addAll(idx, ids));
     }
 
     /**
@@ -417,11 +359,11 @@ public final class World implements AutoCloseable {
      */
     public void remove(long e, long id) {
         int idx = aliveIndex(e);
-        rules.checkNotBuiltin(idx);
+        m.rules.checkNotBuiltin(idx);
         if (id == 0) {
             throw new IdException("the null id cannot be removed");
         }
-        mutate(() -> rules.removeMatching(idx, id));
+        mutate(() -> m.rules.removeMatching(idx, id));
     }
 
     /**
@@ -440,15 +382,15 @@ public final class World implements AutoCloseable {
      */
     public boolean has(long e, long id) {
         int idx = aliveIndex(e);
-        if (sparse.isSparsePair(id)) {
-            return sparse.has(idx, Ids.first(id), Ids.second(id)) || inheritance.hasMatch(idx, id);
+        if (m.sparse.isSparsePair(id)) {
+            return m.sparse.has(idx, Ids.first(id), Ids.second(id)) || m.inheritance.hasMatch(idx, id);
         }
-        return Types.hasMatch(sparse.logicalType(idx), id) || inheritance.hasMatch(idx, id);
+        return Types.hasMatch(m.sparse.logicalType(idx), id) || m.inheritance.hasMatch(idx, id);
     }
 
     /** True when the entity itself owns the id; a pair may hold {@code *} or {@code _} (any match). */
     public boolean owns(long e, long id) {
-        return Types.hasMatch(sparse.logicalType(aliveIndex(e)), id);
+        return Types.hasMatch(m.sparse.logicalType(aliveIndex(e)), id);
     }
 
     /**
@@ -457,13 +399,13 @@ public final class World implements AutoCloseable {
      * {@link Inheritance}), else 0.
      */
     public long owner(long e, long id) {
-        int o = inheritance.owner(aliveIndex(e), id);
-        return o == 0 ? 0 : entities.getAny(o);
+        int o = m.inheritance.owner(aliveIndex(e), id);
+        return o == 0 ? 0 : m.entities.getAny(o);
     }
 
     /** The Inherit ids {@code e} sees through its IsA bases and does not own, nearest base first. */
     public long[] inheritedIds(long e) {
-        return inheritance.inherited(aliveIndex(e));
+        return m.inheritance.inherited(aliveIndex(e));
     }
 
     /**
@@ -471,29 +413,29 @@ public final class World implements AutoCloseable {
      * of it. Override unless its component (or a pair's relationship) says otherwise.
      */
     public OnInstantiate onInstantiate(long id) {
-        return inheritance.policy(id);
+        return m.inheritance.policy(id);
     }
 
     /** A copy of the entity's type: its sorted id vector, sparse pairs included (never their marker). */
     public long[] type(long e) {
         int idx = aliveIndex(e);
-        return sparse.logicalType(moves.tableOf(idx).type(), idx).clone();
+        return m.sparse.logicalType(m.moves.tableOf(idx).type(), idx).clone();
     }
 
     /** The targets T of every pair {@code (relationship, T)} the entity owns, in id order. */
     public long[] targets(long e, long relationship) {
         int idx = aliveIndex(e), rel = Ids.index(relationship);
-        int[] t = sparse.isSparse(rel) ? sparse.targets(idx, rel) : Types.targets(moves.tableOf(idx).type(), rel);
+        int[] t = m.sparse.isSparse(rel) ? m.sparse.targets(idx, rel) : Types.targets(m.moves.tableOf(idx).type(), rel);
         long[] out = new long[t.length];
         for (int i = 0; i < t.length; i++) {
-            out[i] = entities.getAny(t[i]);
+            out[i] = m.entities.getAny(t[i]);
         }
         return out;
     }
 
     /** The table holding the entity. */
     public Table table(long e) {
-        return moves.tableOf(aliveIndex(e));
+        return m.moves.tableOf(aliveIndex(e));
     }
 
     /**
@@ -501,12 +443,12 @@ public final class World implements AutoCloseable {
      * fragmenting, and its targets by source, for the query engine and the CLI.
      */
     public SparsePairs sparse() {
-        return sparse;
+        return m.sparse;
     }
 
     /** The entity's row in its table. */
     public int row(long e) {
-        return entities.row(aliveIndex(e));
+        return m.entities.row(aliveIndex(e));
     }
 
     // ------------------------------------------------------------------ components
@@ -521,7 +463,7 @@ public final class World implements AutoCloseable {
     public long component(String path, Schema schema) {
         return transactionResult(w -> {
             long c = entity(path);
-            values.declare(c, schema);
+            m.values.declare(c, schema);
             return c;
         });
     }
@@ -537,7 +479,7 @@ public final class World implements AutoCloseable {
      * is PairIsTag.
      */
     public Schema schema(long id) {
-        return schemas.of(id);
+        return m.schemas.of(id);
     }
 
     /**
@@ -550,10 +492,10 @@ public final class World implements AutoCloseable {
      */
     public void set(long e, long id, Object value) {
         int idx = aliveIndex(e);
-        rules.checkNotBuiltin(idx);
-        rules.checkConcrete(id);
-        Object[] vals = values.prepare(id, value);
-        mutate(() -> values.set(idx, id, validators.check(idx, id, vals)));
+        m.rules.checkNotBuiltin(idx);
+        m.rules.checkConcrete(id);
+        Object[] vals = m.values.prepare(id, value);
+        mutate(() -> m.values.set(idx, id, m.validators.check(idx, id, vals)));
     }
 
     /**
@@ -563,7 +505,7 @@ public final class World implements AutoCloseable {
      * @throws ValidationException when {@code id} is a pair or has no schema
      */
     public void validate(long id, Validator v) {
-        validators.put(id, v);
+        m.validators.put(id, v);
     }
 
     /**
@@ -571,7 +513,7 @@ public final class World implements AutoCloseable {
      * id the entity does not own reads the nearest IsA base's value ({@link #owner}).
      */
     public Map<String, Object> get(long e, long id) {
-        return values.get(aliveIndex(e), id);
+        return m.values.get(aliveIndex(e), id);
     }
 
     /**
@@ -584,7 +526,7 @@ public final class World implements AutoCloseable {
      *                        it is not a number field
      */
     public double getDouble(long e, long id, int field) {
-        return fieldReads.getDouble(aliveIndex(e), e, id, field);
+        return m.fieldReads.getDouble(aliveIndex(e), e, id, field);
     }
 
     /**
@@ -594,7 +536,7 @@ public final class World implements AutoCloseable {
      * @throws ValueException as {@link #getDouble}, or when the field is a float or string field
      */
     public long getLong(long e, long id, int field) {
-        return fieldReads.getLong(aliveIndex(e), e, id, field);
+        return m.fieldReads.getLong(aliveIndex(e), e, id, field);
     }
 
     /** The value of a record component on the entity, or null when absent. */
@@ -623,9 +565,9 @@ public final class World implements AutoCloseable {
     public void delete(long e) {
         int idx = aliveIndex(e);
         if (Builtin.isBuiltin(e)) {
-            throw new BuiltinException("cannot delete builtin " + entities.name(idx));
+            throw new BuiltinException("cannot delete builtin " + m.entities.name(idx));
         }
-        mutate(() -> cleanup.delete(idx));
+        mutate(() -> m.cleanup.delete(idx));
     }
 
     /**
@@ -635,7 +577,7 @@ public final class World implements AutoCloseable {
      * @throws ConstraintException when a builtin holds it (nothing is deleted), or a Panic policy refuses
      */
     public void deleteWith(long id) {
-        mutate(() -> cleanup.deleteWith(rules.holders(id)));
+        mutate(() -> m.cleanup.deleteWith(m.rules.holders(id)));
     }
 
     /**
@@ -645,7 +587,7 @@ public final class World implements AutoCloseable {
      * @throws ConstraintException when a builtin holds it (nothing changes)
      */
     public void removeAll(long id) {
-        mutate(() -> rules.removeAll(id));
+        mutate(() -> m.rules.removeAll(id));
     }
 
     /**
@@ -657,8 +599,8 @@ public final class World implements AutoCloseable {
      */
     public void rename(long e, String name) {
         int idx = aliveIndex(e);
-        rules.checkNotBuiltin(idx);
-        mutate(() -> hierarchy.rename(idx, name));
+        m.rules.checkNotBuiltin(idx);
+        mutate(() -> m.hierarchy.rename(idx, name));
     }
 
     // ------------------------------------------------------------------ toggling (Flecs v4 CanToggle)
@@ -689,14 +631,14 @@ public final class World implements AutoCloseable {
 
     private void toggle(long e, long id, boolean enabled) {
         int idx = aliveIndex(e);
-        rules.checkNotBuiltin(idx);
-        toggles.check(idx, id);
-        mutate(() -> toggles.set(idx, id, enabled));
+        m.rules.checkNotBuiltin(idx);
+        m.toggles.check(idx, id);
+        mutate(() -> m.toggles.set(idx, id, enabled));
     }
 
     /** True when the entity holds {@code id} disabled ({@link #disable}). */
     public boolean isDisabled(long e, long id) {
-        return toggles.isDisabled(aliveIndex(e), id);
+        return m.toggles.isDisabled(aliveIndex(e), id);
     }
 
     // ------------------------------------------------------------------ read side for queries
@@ -709,12 +651,12 @@ public final class World implements AutoCloseable {
      * Unmodifiable; do not hold across mutations.
      */
     public List<Table> tables(long id) {
-        return tables.matching(id);
+        return m.tables.matching(id);
     }
 
     /** Every table, in id order. */
     public List<Table> allTables() {
-        return tables.all();
+        return m.tables.all();
     }
 
     /**
@@ -722,7 +664,7 @@ public final class World implements AutoCloseable {
      * reload): cached queries rematch only when it moved ({@link TableSet#epoch()}).
      */
     public long tableEpoch() {
-        return tables.epoch();
+        return m.tables.epoch();
     }
 
     /**
@@ -730,7 +672,7 @@ public final class World implements AutoCloseable {
      * ({@link TableSet#listen}); the returned action unregisters it and must be called.
      */
     public Runnable onTables(dev.quiver.storage.table.TableListener listener) {
-        return tables.listen(listener);
+        return m.tables.listen(listener);
     }
 
     /**
@@ -739,8 +681,8 @@ public final class World implements AutoCloseable {
      */
     public void forEachSource(long relationship, long target, LongConsumer action) {
         boolean any = relationship == Ids.WILDCARD || relationship == Ids.ANY;
-        reverse.forEachSource(Ids.index(target), any ? -1 : Ids.index(relationship),
-                s -> action.accept(entities.idOf(s)));
+        m.reverse.forEachSource(Ids.index(target), any ? -1 : Ids.index(relationship),
+                s -> action.accept(m.entities.idOf(s)));
     }
 
     /**
@@ -750,12 +692,12 @@ public final class World implements AutoCloseable {
      * Indices of entities that are not alive never appear.
      */
     public void forEachSourceIndex(long relationship, int targetIndex, IntConsumer action) {
-        reverse.forEachSource(targetIndex, Ids.index(relationship), action);
+        m.reverse.forEachSource(targetIndex, Ids.index(relationship), action);
     }
 
     /** Number of pairs {@code (*, target)} pointing at the target. */
     public int sourceCount(long target) {
-        LongArrayList l = reverse.get(Ids.index(target));
+        LongArrayList l = m.reverse.get(Ids.index(target));
         return l == null ? 0 : l.size();
     }
 
@@ -763,10 +705,10 @@ public final class World implements AutoCloseable {
 
     /** Counts describing the world. */
     public WorldStats stats() {
-        long[] c = tables.counts();
-        long sparsePairs = sparse.store().pairCount();
-        return new WorldStats(entityCount(), c[0], c[1], c[2] + sparsePairs, tables.records().size(), schemas.size(),
-                persistence.bytesOnDisk(), sparse.store().relationships().length, sparsePairs);
+        long[] c = m.tables.counts();
+        long sparsePairs = m.sparse.store().pairCount();
+        return new WorldStats(entityCount(), c[0], c[1], c[2] + sparsePairs, m.tables.records().size(), m.schemas.size(),
+                persistence.bytesOnDisk(), m.sparse.store().relationships().length, sparsePairs);
     }
 
     /**
@@ -777,7 +719,7 @@ public final class World implements AutoCloseable {
      */
     public List<String> check() {
         ensureOpen();
-        return checker.check(tx.open() ? null : persistence.committed());
+        return m.checker.check(tx.open() ? null : persistence.committed());
     }
 
     /**
@@ -787,7 +729,7 @@ public final class World implements AutoCloseable {
      */
     public List<String> warnings() {
         ensureOpen();
-        return checker.warnings();
+        return m.checker.warnings();
     }
 
     // ------------------------------------------------------------------ for WorldPages (the snapshot SPI)
@@ -804,12 +746,12 @@ public final class World implements AutoCloseable {
     /** Streams the committed pages without Transient pairs ({@link WorldPages#forEachForSnapshot}). */
     void forEachSnapshotPage(WorldPages.PageVisitor visitor) {
         ensureOpen();
-        tx.inside("forEachSnapshotPage", () -> persistence.forEachSnapshotPage(visitor, rules::removeTransientPairs));
+        tx.inside("forEachSnapshotPage", () -> persistence.forEachSnapshotPage(visitor, m.rules::removeTransientPairs));
     }
 
     /** The page layout and its counters of pages read lazily (for tests). */
     WorldFormat format() {
-        return format;
+        return m.format;
     }
 
     /** Opens the world a store holds, loading its committed state (for {@link WorldPages#restore}). */
@@ -831,12 +773,12 @@ public final class World implements AutoCloseable {
 
     /** A new world: the root table, the builtin entities and the builtin traits, in one commit. */
     private void bootstrap() {
-        entities.reserve(Builtin.FIRST_USER_INDEX);
-        tables.create(0, new long[0]);
-        changes.table(0);
+        m.entities.reserve(Builtin.FIRST_USER_INDEX);
+        m.tables.create(0, new long[0]);
+        m.changes.table(0);
         tx.inside("bootstrap", () -> {
-            hierarchy.placeBuiltins();
-            changes.meta();
+            m.hierarchy.placeBuiltins();
+            m.changes.meta();
             tx.commit();
         });
     }

@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * <pre>
  *   tx  &lt;-  entity  &lt;-  table  &lt;-  rules  &lt;-  check
  *                       ^        format &lt;------'
- *   World (facade) uses all of them and the file layer (storage.file), which knows none of them.
+ *   World (facade) uses all of them, wired together in WorldModel, and the file layer (storage.file),
+ *   which knows none of them.
  * </pre>
  */
 class LayeringTest {
