@@ -166,6 +166,9 @@ public final class World implements AutoCloseable {
     /** Like {@link #transaction(Consumer)}, returning the body's result. */
     public <T> T transactionResult(Function<World, T> body) {
         ensureOpen();
+        if (!readOnly) {
+            m.sparse.ensureBuilt(); // before any change: built from the committed reverse index
+        }
         return tx.run(() -> body.apply(this), this::checkWritable);
     }
 

@@ -416,8 +416,9 @@ class ModelTraitsTest {
         // sparse: DontFragment, the pairs kept out of the table types
         long near = new RelationshipSpec("Near", false, true, false, false, null, null).define(w);
         assertTrue(w.owns(near, Builtin.DONT_FRAGMENT));
-        w.add(a, w.pair(near, b));
-        assertTrue(w.has(a, w.pair(near, b)));
-        assertFalse(w.table(a).hasId(w.pair(near, b)), "stored sparse, not in the table type");
+        long p = w.entity("p"), q = w.entity("q");
+        w.add(p, w.pair(near, q));
+        assertTrue(w.has(p, w.pair(near, q)));
+        assertFalse(w.table(p).hasId(w.pair(near, q)), "stored sparse, not in the table type");
     }
 }

@@ -54,6 +54,10 @@ public final class SparsePairs {
     private final Schemas schemas;
     private final Paths paths;
     private final SparseStore store = new SparseStore();
+    /** False after a load until the store is first needed ({@link #rebuild} is lazy: open reads no reverse page for it). */
+    private boolean built = true;
+    /** While not built: the relationships whose markers some non-empty table holds (they are in use). */
+    private IntOpenHashSet pending = new IntOpenHashSet();
     private final Mode mode;
     private final int threshold;
 
@@ -84,8 +88,24 @@ public final class SparsePairs {
         return mode;
     }
 
-    /** The forward store (read side for queries and the checker). */
+    /** The forward store (read side for queries and the checker), built first when a load left it to build. */
     public SparseStore store() {
+        return st();
+    }
+
+    /**
+     * Builds the forward store now if {@link #rebuild} left it to build. A write transaction calls
+     * this before it changes anything, so the store is never built from a half-changed reverse index.
+     */
+    public void ensureBuilt() {
+        st();
+    }
+
+    private SparseStore st() {
+        if (!built) {
+            built = true;
+            build();
+        }
         return store;
     }
 
@@ -96,7 +116,8 @@ public final class SparsePairs {
         if (rel < Builtin.FIRST_USER_INDEX || !entities.isAliveIndex(rel)) {
             return false;
         }
-        return store.inUse(rel) || traits.has(rel, Builtin.DONT_FRAGMENT);
+        // before the store is built (after a load), the markers in the tables tell the same
+        return (built ? store.inUse(rel) : pending.contains(rel)) || traits.has(rel, Builtin.DONT_FRAGMENT);
     }
 
     /** True when {@code id} is a concrete pair of a sparse relationship. */
@@ -235,7 +256,7 @@ public final class SparsePairs {
                 int idx = Ids.index(e);
                 moves.move(idx, newType);
                 for (long p : removed) {
-                    store.add(rel, idx, Ids.second(p));
+                    st().add(rel, idx, Ids.second(p));
                     moves.pairAdded(idx, p);
                 }
             }
@@ -246,12 +267,12 @@ public final class SparsePairs {
 
     /** True when entity index {@code idx} holds the sparse pair {@code (rel, tgt)}. */
     public boolean has(int idx, int rel, int tgt) {
-        return store.has(rel, idx, tgt);
+        return st().has(rel, idx, tgt);
     }
 
     /** The target indices of {@code rel} on {@code idx}, ascending (sparse pairs only). */
     public int[] targets(int idx, int rel) {
-        return store.targets(rel, idx);
+        return st().targets(rel, idx);
     }
 
     /**
@@ -267,7 +288,7 @@ public final class SparsePairs {
         for (long x : type) {
             if (Types.isMarker(x)) {
                 int rel = Ids.first(x);
-                for (int t : store.targets(rel, idx)) {
+                for (int t : st().targets(rel, idx)) {
                     out.add(Ids.pairOfIndices(rel, t));
                 }
             } else {
@@ -289,24 +310,24 @@ public final class SparsePairs {
         if (tgt == Ids.WILDCARD_INDEX || tgt == Ids.ANY_INDEX) {
             throw new IllegalStateException("a sparse marker is no pair to add: (#" + rel + ", *)");
         }
-        if (store.has(rel, idx, tgt)) {
+        if (st().has(rel, idx, tgt)) {
             return;
         }
-        if (store.count(rel, idx) == 0) {
+        if (st().count(rel, idx) == 0) {
             Table t = moves.tableOf(idx);
             moves.move(idx, tables.withId(t, Types.marker(rel)));
         }
-        store.add(rel, idx, tgt);
+        st().add(rel, idx, tgt);
         moves.pairAdded(idx, Ids.pairOfIndices(rel, tgt));
     }
 
     /** Removes the sparse pair {@code (rel, tgt)} from {@code idx} (the marker with its last target); false when absent. */
     public boolean remove(int idx, int rel, int tgt) {
-        if (!store.remove(rel, idx, tgt)) {
+        if (!st().remove(rel, idx, tgt)) {
             return false;
         }
         moves.pairRemoved(idx, Ids.pairOfIndices(rel, tgt));
-        if (store.count(rel, idx) == 0) {
+        if (st().count(rel, idx) == 0) {
             Table t = moves.tableOf(idx);
             moves.move(idx, tables.withoutId(t, Types.marker(rel)));
         }
@@ -323,7 +344,7 @@ public final class SparsePairs {
                 continue;
             }
             int rel = Ids.first(x);
-            for (int t : store.targets(rel, idx)) {
+            for (int t : st().targets(rel, idx)) {
                 if (doomed.contains(rel) || doomed.contains(t)) {
                     remove(idx, rel, t);
                 }
@@ -338,8 +359,8 @@ public final class SparsePairs {
                 continue;
             }
             int rel = Ids.first(x);
-            for (int t : store.targets(rel, idx)) {
-                store.remove(rel, idx, t);
+            for (int t : st().targets(rel, idx)) {
+                st().remove(rel, idx, t);
                 moves.pairRemoved(idx, Ids.pairOfIndices(rel, t));
             }
         }
@@ -349,31 +370,42 @@ public final class SparsePairs {
 
     /** The transaction committed. */
     public void commit() {
-        store.commit();
+        st().commit();
     }
 
     /** The transaction was rolled back page by page: the store follows. */
     public void undo() {
-        store.undo();
+        st().undo();
     }
 
     /**
-     * Rebuilds the store from the reverse index after a load: the entries of every relationship
-     * that is sparse (DontFragment, or a marker in some table type).
+     * Forgets the store after a load; it is rebuilt from the reverse index when first needed
+     * ({@link #store()}, a write transaction, a lookup of a sparse pair): the entries of every
+     * relationship that is sparse (DontFragment, or a marker in some table type). Until then,
+     * which relationships are in use comes from the markers, so that an open reads no reverse page.
      */
     public void rebuild() {
         store.clear();
-        var rels = new IntOpenHashSet();
+        built = false;
+        pending = new IntOpenHashSet();
         tables.forEach(t -> {
+            if (t.count() == 0) {
+                return;
+            }
             for (long x : t.type()) {
                 if (!Ids.isPair(x)) {
                     break;
                 }
                 if (Types.isMarker(x)) {
-                    rels.add(Ids.first(x));
+                    pending.add(Ids.first(x));
                 }
             }
         });
+    }
+
+    /** Builds the store from the reverse index (every page of it is read). */
+    private void build() {
+        var rels = new IntOpenHashSet(pending);
         for (Table t : tables.matching(Builtin.DONT_FRAGMENT)) {
             for (int r = 0; r < t.count(); r++) {
                 rels.add(Ids.index(t.entity(r)));
