@@ -2,6 +2,7 @@ package dev.quiver.query.plan;
 
 import dev.quiver.index.Ids;
 import dev.quiver.query.parse.Term;
+import dev.quiver.storage.Builtin;
 import dev.quiver.storage.OnInstantiate;
 import dev.quiver.storage.World;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
@@ -50,7 +51,8 @@ final class FromTerms {
         }
         LongArrayList out = new LongArrayList();
         for (long id : world.type(e)) { // the logical type: sparse pairs, never their marker
-            if (world.onInstantiate(id) != OnInstantiate.DONT_INHERIT) {
+            int c = Ids.isPair(id) ? Ids.first(id) : Ids.index(id); // builtins (IsA pairs included: they are Inherit) never count
+            if (c >= Builtin.FIRST_USER_INDEX && world.onInstantiate(id) != OnInstantiate.DONT_INHERIT) {
                 out.add(id);
             }
         }

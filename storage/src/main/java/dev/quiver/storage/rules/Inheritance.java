@@ -99,7 +99,7 @@ public final class Inheritance {
      */
     public int owner(int i, long id) {
         Table t = tables.get(entities.table(i));
-        if (t.hasId(id)) {
+        if (ownsId(t, i, id)) {
             return i;
         }
         if (!Types.hasPairOf(t.type(), IS_A) || policy(id) != OnInstantiate.INHERIT) {
@@ -108,6 +108,11 @@ public final class Inheritance {
         visits = 0;
         int o = baseOwningUnmarked(i, id);
         return o >= 0 ? o : baseOwning(i, id, new IntOpenHashSet());
+    }
+
+    /** True when entity index {@code i} (of table {@code t}) owns {@code id}: in its type, or as a sparse pair. */
+    private boolean ownsId(Table t, int i, long id) {
+        return t.hasId(id) || (sparse != null && sparse.isSparsePair(id) && sparse.has(i, Ids.first(id), Ids.second(id)));
     }
 
     /** Bases visited by the current {@link #baseOwningUnmarked} walk. */
@@ -131,7 +136,7 @@ public final class Inheritance {
             if (++visits > UNMARKED_VISITS) {
                 return -1;
             }
-            if (tables.get(entities.table(b)).hasId(id)) {
+            if (ownsId(tables.get(entities.table(b)), b, id)) {
                 return b;
             }
             int deeper = baseOwningUnmarked(b, id);
@@ -151,7 +156,7 @@ public final class Inheritance {
             if (!entities.isAliveIndex(b)) {
                 continue;
             }
-            if (tables.get(entities.table(b)).hasId(id)) {
+            if (ownsId(tables.get(entities.table(b)), b, id)) {
                 return b;
             }
             int deeper = baseOwning(b, id, seen);
