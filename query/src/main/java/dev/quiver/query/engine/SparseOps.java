@@ -6,6 +6,7 @@ import dev.quiver.query.plan.ResolvedTerm;
 import dev.quiver.query.plan.Step;
 import dev.quiver.storage.World;
 import dev.quiver.storage.rules.SparsePairs;
+import dev.quiver.storage.table.SparseStore;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.Types;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
@@ -133,6 +134,9 @@ final class SparseOps {
      */
     boolean selectRows(Step s, ResolvedTerm t, Table tb, boolean pair, long f, long sec, boolean anyF, boolean anyS,
                        int slot, LongOpenHashSet distinct, Evaluator.Cont k) {
+        if (pair && distinct == null && f != 0 && !anyF && ev.world.sparse().isSparse(Ids.index(f))) {
+            return selectTargets(s, t, tb, Ids.index(f), sec, anyS, slot, k);
+        }
         LongArrayList m = ev.scratch[s.id()];
         for (int row = 0; row < tb.count(); row++) {
             m.clear();
@@ -153,6 +157,50 @@ final class SparseOps {
             long e = tb.entity(row);
             ev.bindSource(slot, e, tb, row);
             boolean r = ev.emitAll(s, t, new LongArrayList(m), e, k);
+            ev.b.values[slot] = 0;
+            if (!r) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@link #selectRows} for {@code (R, x)} with R sparse (the common case: R's marker tables):
+     * each row's targets read straight from the forward store, no logical type built.
+     */
+    private boolean selectTargets(Step s, ResolvedTerm t, Table tb, int rel, long sec, boolean anyS, int slot,
+                                  Evaluator.Cont k) {
+        SparseStore st = ev.world.sparse().store();
+        int want = sec == 0 ? -1 : Ids.index(sec);
+        LongArrayList m = new LongArrayList(2);
+        long[] ents = tb.entities();
+        for (int row = 0; row < tb.count(); row++) {
+            long e = ents[row];
+            int src = Ids.index(e);
+            int t0 = st.first(rel, src);
+            if (t0 == 0) {
+                continue;
+            }
+            m.clear();
+            if (want >= 0) {
+                if (st.has(rel, src, want)) {
+                    m.add(Ids.pairOfIndices(rel, want));
+                }
+            } else {
+                m.add(Ids.pairOfIndices(rel, t0));
+                int[] more = anyS ? null : st.more(rel, src);
+                if (more != null) {
+                    for (int x : more) {
+                        m.add(Ids.pairOfIndices(rel, x));
+                    }
+                }
+            }
+            if (m.isEmpty()) {
+                continue;
+            }
+            ev.bindSource(slot, e, tb, row);
+            boolean r = ev.emitAll(s, t, m, e, k);
             ev.b.values[slot] = 0;
             if (!r) {
                 return false;

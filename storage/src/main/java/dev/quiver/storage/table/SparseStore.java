@@ -75,6 +75,15 @@ public final class SparseStore {
         return m != null && Arrays.binarySearch(m, tgt) >= 0;
     }
 
+    /**
+     * The targets of {@code (rel, T)} on source {@code src} after {@link #first}, ascending, or null
+     * when it has at most one (no copy: do not modify).
+     */
+    public int[] more(int rel, int src) {
+        Column c = byRel.get(rel);
+        return c == null ? null : c.more.get(src);
+    }
+
     /** The target indices of {@code (rel, T)} on source {@code src}, ascending (empty when none). */
     public int[] targets(int rel, int src) {
         Column c = byRel.get(rel);
