@@ -51,6 +51,15 @@ public final class Inheritance {
     }
 
     /**
+     * The table type of entity index {@code i}, for builtin ids only (IsA pairs, OnInstantiate,
+     * DontInherit): builtins are never stored sparse, so no logical type is needed (the hot path
+     * of an inherited get).
+     */
+    private long[] builtinsOf(int i) {
+        return tables.get(entities.table(i)).type();
+    }
+
+    /**
      * The OnInstantiate policy of a concrete id: for a plain id its entity's, for a pair its
      * relationship's (Flecs v4 pairs take the relationship's flags). {@code (OnInstantiate, P)} on
      * the entity gives P, the {@code DontInherit} tag gives DontInherit, anything else Override.
@@ -68,7 +77,7 @@ public final class Inheritance {
         if (subject < Builtin.FIRST_USER_INDEX || !entities.isAliveIndex(subject)) {
             return OnInstantiate.DONT_INHERIT;
         }
-        long[] type = typeOf(subject);
+        long[] type = builtinsOf(subject);
         int p = Types.target(type, Ids.index(Builtin.ON_INSTANTIATE));
         if (p == Ids.index(Builtin.INHERIT)) {
             return OnInstantiate.INHERIT;
@@ -84,12 +93,12 @@ public final class Inheritance {
 
     /** True when entity index {@code i} has at least one IsA base. */
     public boolean hasBases(int i) {
-        return Types.hasPairOf(typeOf(i), IS_A);
+        return Types.hasPairOf(builtinsOf(i), IS_A);
     }
 
     /** The IsA bases of entity index {@code i} (direct ones), in type order. */
     public int[] bases(int i) {
-        return Types.targets(typeOf(i), IS_A);
+        return Types.targets(builtinsOf(i), IS_A);
     }
 
     /**
@@ -127,7 +136,7 @@ public final class Inheritance {
      * {@link #UNMARKED_VISITS} bases (a hierarchy with many diamonds): walk again with a set.
      */
     private int baseOwningUnmarked(int i, long id) {
-        long[] type = typeOf(i);
+        long[] type = builtinsOf(i); // only its IsA pairs are read
         for (int k = Types.pairsStart(type, IS_A); Types.isPairOf(type, k, IS_A); k++) {
             int b = Ids.second(type[k]);
             if (!entities.isAliveIndex(b)) {
