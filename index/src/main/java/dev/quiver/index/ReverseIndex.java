@@ -1,11 +1,9 @@
 package dev.quiver.index;
 
-import it.unimi.dsi.fastutil.ints.IntArrayFIFOQueue;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.function.IntConsumer;
 
 /**
@@ -31,27 +29,15 @@ import java.util.function.IntConsumer;
 public final class ReverseIndex {
     private LongArrayList[] lists = new LongArrayList[1024];
     private int targets;
-    /** Null: every list is in memory. Else reads one block's lists through {@link #put}. */
-    private IntConsumer loader;
-    private Runnable readAll;
+    /** Which blocks are in memory when lazy; {@link #put} fills a block its loader reads. */
+    private final LazyBlocks blocks = new LazyBlocks("ReverseIndex", this::forgetBlock);
     private int shift;
-    private BitSet loaded = new BitSet();
-    private int blocksLoaded;
-    private long blocksRead;
-    private int budget = Integer.MAX_VALUE;
-    private IntArrayFIFOQueue order = new IntArrayFIFOQueue();
 
     /** Forgets every entry (before a reload); the index is no longer lazy. */
     public void clear() {
         lists = new LongArrayList[1024];
         targets = 0;
-        loader = null;
-        readAll = null;
-        loaded = new BitSet();
-        blocksLoaded = 0;
-        blocksRead = 0;
-        budget = Integer.MAX_VALUE;
-        order = new IntArrayFIFOQueue();
+        blocks.clear();
     }
 
     /**
@@ -60,22 +46,7 @@ public final class ReverseIndex {
      * a forgotten block is read again from the loader.
      */
     public void budget(int maxBlocks) {
-        budget = Math.max(1, maxBlocks);
-        evict(-1);
-    }
-
-    private void evict(int keep) {
-        while (blocksLoaded > budget && !order.isEmpty()) {
-            int old = order.dequeueInt();
-            if (old != keep && loaded.get(old)) {
-                unload(old);
-            } else if (old == keep) {
-                order.enqueue(old);
-                if (order.size() == 1) {
-                    return;
-                }
-            }
-        }
+        blocks.budget(maxBlocks);
     }
 
     /**
@@ -87,13 +58,12 @@ public final class ReverseIndex {
      */
     public void lazy(int shift, IntConsumer loader, Runnable readAll) {
         this.shift = shift;
-        this.loader = loader;
-        this.readAll = readAll;
+        blocks.lazy(loader, readAll);
     }
 
     /** True when the lists of block {@code block} are in memory (always true once {@link #eager}). */
     public boolean isLoaded(int block) {
-        return loader == null || loaded.get(block);
+        return blocks.isLoaded(block);
     }
 
     /**
@@ -101,15 +71,12 @@ public final class ReverseIndex {
      * {@link #put}s its lists).
      */
     public void markLoaded(int block) {
-        if (loader != null && !loaded.get(block)) {
-            loaded.set(block);
-            blocksLoaded++;
-        }
+        blocks.markLoaded(block);
     }
 
     /** Ends laziness: every block is taken to be in memory (the caller read the missing ones). */
     public void eager() {
-        loader = null;
+        blocks.eager();
     }
 
     /**
@@ -117,9 +84,10 @@ public final class ReverseIndex {
      * false (and does nothing) when the index is not lazy.
      */
     public boolean unload(int block) {
-        if (loader == null) {
-            return false;
-        }
+        return blocks.unload(block);
+    }
+
+    private void forgetBlock(int block) {
         int from = block << shift;
         for (int t = from; t < Math.min(lists.length, from + (1 << shift)); t++) {
             if (lists[t] != null) {
@@ -127,41 +95,21 @@ public final class ReverseIndex {
                 targets--;
             }
         }
-        if (loaded.get(block)) {
-            loaded.clear(block);
-            blocksLoaded--;
-        }
-        return true;
     }
 
     /** Number of blocks in memory that were read through the loader or marked (for tests and statistics). */
     public int blocksLoaded() {
-        return blocksLoaded;
+        return blocks.loadedCount();
     }
 
     /** Number of times a block was read through the loader since the index became lazy. */
     public long blocksRead() {
-        return blocksRead;
+        return blocks.reads();
     }
 
     private void touch(int target) {
-        if (loader != null && target >= 0) {
-            int b = target >>> shift;
-            if (!loaded.get(b)) {
-                loaded.set(b);
-                blocksLoaded++;
-                blocksRead++;
-                try {
-                    loader.accept(b);
-                } catch (RuntimeException | Error e) {
-                    unload(b);
-                    throw e;
-                }
-                if (budget != Integer.MAX_VALUE) {
-                    order.enqueue(b);
-                    evict(b);
-                }
-            }
+        if (target >= 0 && blocks.isLazy()) {
+            blocks.touch(target >>> shift);
         }
     }
 
@@ -251,22 +199,13 @@ public final class ReverseIndex {
 
     /** Number of targets with at least one entry (a lazy index reads every block first). */
     public int targetCount() {
-        requireEager("targetCount");
+        blocks.requireAll("targetCount");
         return targets;
-    }
-
-    private void requireEager(String what) {
-        if (loader != null && readAll != null) {
-            readAll.run();
-        }
-        if (loader != null) {
-            throw new IllegalStateException("ReverseIndex." + what + " needs every block in memory");
-        }
     }
 
     /** The targets with at least one entry, in index order (a lazy index reads every block first). */
     public IntArrayList targets() {
-        requireEager("targets");
+        blocks.requireAll("targets");
         IntArrayList out = new IntArrayList(targets);
         for (int i = 0; i < lists.length; i++) {
             if (lists[i] != null) {

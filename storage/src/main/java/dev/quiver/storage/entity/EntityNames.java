@@ -1,11 +1,9 @@
 package dev.quiver.storage.entity;
 
+import dev.quiver.index.LazyBlocks;
 import dev.quiver.index.NameIndex;
 import dev.quiver.storage.tx.Changes;
 
-import it.unimi.dsi.fastutil.ints.IntArrayFIFOQueue;
-
-import java.util.BitSet;
 import java.util.function.IntConsumer;
 
 /**
@@ -31,14 +29,8 @@ public final class EntityNames {
     private final EntityIndex entities;
     private final Changes changes;
     private NameIndex[] buckets = new NameIndex[BUCKETS];
-    /** Null: every bucket is in memory. Else reads one bucket through {@link #restore}. */
-    private IntConsumer loader;
-    private Runnable readAll;
-    private BitSet loaded = new BitSet();
-    private int bucketsLoaded;
-    private long bucketsRead;
-    private int budget = Integer.MAX_VALUE;
-    private IntArrayFIFOQueue order = new IntArrayFIFOQueue();
+    /** Which buckets are in memory when lazy; {@link #restore} fills a bucket its loader reads. */
+    private final LazyBlocks blocks = new LazyBlocks("EntityNames", b -> buckets[b] = null);
 
     public EntityNames(EntityIndex entities, Changes changes) {
         this.entities = entities;
@@ -53,13 +45,7 @@ public final class EntityNames {
     /** Forgets every name (before a reload); the index is no longer lazy. */
     public void clear() {
         buckets = new NameIndex[BUCKETS];
-        loader = null;
-        readAll = null;
-        loaded = new BitSet();
-        bucketsLoaded = 0;
-        bucketsRead = 0;
-        budget = Integer.MAX_VALUE;
-        order = new IntArrayFIFOQueue();
+        blocks.clear();
     }
 
     /**
@@ -67,22 +53,7 @@ public final class EntityNames {
      * bucket read longest ago when one more is read. Only for an index nobody changes (a reader's).
      */
     public void budget(int maxBuckets) {
-        budget = Math.max(1, maxBuckets);
-        evict(-1);
-    }
-
-    private void evict(int keep) {
-        while (bucketsLoaded > budget && !order.isEmpty()) {
-            int old = order.dequeueInt();
-            if (old != keep && loaded.get(old)) {
-                unload(old);
-            } else if (old == keep) {
-                order.enqueue(old);
-                if (order.size() == 1) {
-                    return;
-                }
-            }
-        }
+        blocks.budget(maxBuckets);
     }
 
     /**
@@ -92,26 +63,22 @@ public final class EntityNames {
      * {@link #forEach}) call it.
      */
     public void lazy(IntConsumer loader, Runnable readAll) {
-        this.loader = loader;
-        this.readAll = readAll;
+        blocks.lazy(loader, readAll);
     }
 
     /** True when bucket {@code b} is in memory. */
     public boolean isLoaded(int b) {
-        return loader == null || loaded.get(b);
+        return blocks.isLoaded(b);
     }
 
     /** Marks bucket {@code b} in memory without calling the loader (the caller restores its entries). */
     public void markLoaded(int b) {
-        if (loader != null && !loaded.get(b)) {
-            loaded.set(b);
-            bucketsLoaded++;
-        }
+        blocks.markLoaded(b);
     }
 
     /** Ends laziness: every bucket is taken to be in memory (the caller read the missing ones). */
     public void eager() {
-        loader = null;
+        blocks.eager();
     }
 
     /**
@@ -119,43 +86,25 @@ public final class EntityNames {
      * touch and this returns true; otherwise the caller refills it ({@link #restore}).
      */
     public boolean unload(int b) {
-        buckets[b] = null;
-        if (loader == null) {
+        if (!blocks.unload(b)) {
+            buckets[b] = null;
             return false;
-        }
-        if (loaded.get(b)) {
-            loaded.clear(b);
-            bucketsLoaded--;
         }
         return true;
     }
 
     /** Buckets in memory that were read through the loader or marked (for tests and statistics). */
     public int bucketsLoaded() {
-        return bucketsLoaded;
+        return blocks.loadedCount();
     }
 
     /** Times a bucket was read through the loader since the index became lazy. */
     public long bucketsRead() {
-        return bucketsRead;
+        return blocks.reads();
     }
 
     private NameIndex bucketOf(int b) {
-        if (loader != null && !loaded.get(b)) {
-            loaded.set(b);
-            bucketsLoaded++;
-            bucketsRead++;
-            try {
-                loader.accept(b);
-            } catch (RuntimeException | Error e) {
-                unload(b);
-                throw e;
-            }
-            if (budget != Integer.MAX_VALUE) {
-                order.enqueue(b);
-                evict(b);
-            }
-        }
+        blocks.touch(b);
         NameIndex ix = buckets[b];
         if (ix == null) {
             ix = new NameIndex(entities::name, 8);
@@ -212,7 +161,7 @@ public final class EntityNames {
 
     /** Number of names (a lazy index reads every bucket first). */
     public int size() {
-        requireEager("size");
+        blocks.requireAll("size");
         int n = 0;
         for (NameIndex ix : buckets) {
             n += ix == null ? 0 : ix.size();
@@ -222,7 +171,7 @@ public final class EntityNames {
 
     /** Calls {@code visitor} with every entry (a lazy index reads every bucket first). */
     public void forEach(NameIndex.EntryVisitor visitor) {
-        requireEager("forEach");
+        blocks.requireAll("forEach");
         for (NameIndex ix : buckets) {
             if (ix != null) {
                 ix.forEach(visitor);
@@ -239,14 +188,5 @@ public final class EntityNames {
     /** True when bucket {@code b} holds no entry (read first when lazy). */
     public boolean bucketEmpty(int b) {
         return bucketOf(b).size() == 0;
-    }
-
-    private void requireEager(String what) {
-        if (loader != null && readAll != null) {
-            readAll.run();
-        }
-        if (loader != null) {
-            throw new IllegalStateException("EntityNames." + what + " needs every bucket in memory");
-        }
     }
 }
