@@ -1,10 +1,7 @@
 package dev.quiver.cli;
 
 import dev.quiver.storage.World;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -21,23 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Final entity, an IsA cycle, an existing name, an unknown base) exits 2 with one line and leaves
  * the world unchanged.
  */
-class InheritanceCliTest {
-    @TempDir
-    Path tmp;
-
-    private String w;
-
-    @BeforeEach
-    void init() {
-        w = tmp.resolve("w").toString();
-        run("init", w).ok();
-    }
-
-    @AfterEach
-    void checkPasses() {
-        run("check", w).ok();
-    }
-
+class InheritanceCliTest extends FreshWorldCliTest {
     /** A-14 through the CLI: show prints owned ids, then inherited ones marked with their owner. */
     @Test
     void showMarksInheritedComponents() {

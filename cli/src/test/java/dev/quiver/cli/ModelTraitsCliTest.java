@@ -1,10 +1,6 @@
 package dev.quiver.cli;
 
-import dev.quiver.storage.World;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,29 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code check}, Transient relationships left out of snapshots and exports; every refusal is one
  * line and exit 2, and changes nothing.
  */
-class ModelTraitsCliTest {
-    @TempDir
-    Path tmp;
-
-    private String w;
-
-    @BeforeEach
-    void init() {
-        w = tmp.resolve("w").toString();
-        run("init", w).ok();
-    }
-
-    @AfterEach
-    void checkPasses() {
-        if (World.exists(Path.of(w))) {
-            run("check", w).ok();
-        }
-    }
-
-    private String show(String entity) {
-        return run("show", w, entity).ok().out();
-    }
-
+class ModelTraitsCliTest extends FreshWorldCliTest {
     @Test
     void symmetricExclusiveReplacesThePartnerOnBothSides() {
         run("add", w, "MarriedTo", "Symmetric", "Exclusive").ok();

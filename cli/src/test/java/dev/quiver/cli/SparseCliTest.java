@@ -1,10 +1,6 @@
 package dev.quiver.cli;
 
-import dev.quiver.storage.World;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -19,29 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * DontFragment and Union, {@code show} and {@code stats} telling the storage, the structural-trait
  * refusals (one line, exit 2, nothing changed), cleanup and reopen over sparse pairs.
  */
-class SparseCliTest {
-    @TempDir
-    Path tmp;
-
-    private String w;
-
-    @BeforeEach
-    void init() {
-        w = tmp.resolve("w").toString();
-        run("init", w).ok();
-    }
-
-    @AfterEach
-    void checkPasses() {
-        if (World.exists(Path.of(w))) {
-            run("check", w).ok();
-        }
-    }
-
-    private String show(String entity) {
-        return run("show", w, entity).ok().out();
-    }
-
+class SparseCliTest extends FreshWorldCliTest {
     private String count(String query) {
         return run("query", w, query, "--format", "count").ok().out();
     }

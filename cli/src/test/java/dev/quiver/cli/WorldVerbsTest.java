@@ -2,10 +2,7 @@ package dev.quiver.cli;
 
 import dev.quiver.index.PagedMap;
 import dev.quiver.storage.World;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,25 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** init, add, remove, component, set, show, delete, stats, check: happy paths and bad input. */
-class WorldVerbsTest {
-    @TempDir
-    Path tmp;
-
-    private String w;
-
-    @BeforeEach
-    void init() {
-        w = tmp.resolve("w").toString();
-        run("init", w).ok();
-    }
-
-    @AfterEach
-    void checkPasses() {
-        if (World.exists(Path.of(w))) {
-            run("check", w).ok();
-        }
-    }
-
+class WorldVerbsTest extends FreshWorldCliTest {
     private boolean has(String entity, String id) {
         try (World world = World.openReadOnly(Path.of(w))) {
             long e = world.lookup(entity);

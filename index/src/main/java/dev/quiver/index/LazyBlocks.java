@@ -1,0 +1,156 @@
+package dev.quiver.index;
+
+import it.unimi.dsi.fastutil.ints.IntArrayFIFOQueue;
+
+import java.util.BitSet;
+import java.util.function.IntConsumer;
+
+/**
+ * Which blocks of a lazily read index are in memory (open in place, issue 8 section 2): the
+ * bookkeeping the reverse index and the name index share. A block is read through the loader the
+ * first time its owner {@link #touch}es it; a bounded reader keeps at most {@link #budget} blocks,
+ * forgetting the block read longest ago (first in, first out) through the owner's {@code forget}.
+ * Without a loader (not lazy, or after {@link #eager}) every block counts as in memory and every
+ * method is a no-op. Not thread-safe.
+ */
+public final class LazyBlocks {
+    private final String owner;
+    private final IntConsumer forget;
+    /** Null: every block is in memory. */
+    private IntConsumer loader;
+    private Runnable readAll;
+    private BitSet loaded = new BitSet();
+    private int count;
+    private long reads;
+    private int budget = Integer.MAX_VALUE;
+    private IntArrayFIFOQueue order = new IntArrayFIFOQueue();
+
+    /**
+     * @param owner  the owning index's name, for messages
+     * @param forget drops a block's data from the owner (eviction and {@link #unload})
+     */
+    public LazyBlocks(String owner, IntConsumer forget) {
+        this.owner = owner;
+        this.forget = forget;
+    }
+
+    /** Back to not lazy, nothing counted (before a reload). */
+    public void clear() {
+        loader = null;
+        readAll = null;
+        loaded = new BitSet();
+        count = 0;
+        reads = 0;
+        budget = Integer.MAX_VALUE;
+        order = new IntArrayFIFOQueue();
+    }
+
+    /** Lazy from now: {@code loader.accept(b)} reads block b; {@code readAll} reads every block not read yet and ends laziness. */
+    public void lazy(IntConsumer loader, Runnable readAll) {
+        this.loader = loader;
+        this.readAll = readAll;
+    }
+
+    /** True while some block may not be in memory. */
+    public boolean isLazy() {
+        return loader != null;
+    }
+
+    /** Keeps at most {@code maxBlocks} blocks (at least 1). Only for an index nobody changes (a reader's). */
+    public void budget(int maxBlocks) {
+        budget = Math.max(1, maxBlocks);
+        evict(-1);
+    }
+
+    /** Reads block {@code b} through the loader unless it is in memory; a failed read leaves it unread. */
+    public void touch(int b) {
+        if (loader == null || loaded.get(b)) {
+            return;
+        }
+        loaded.set(b);
+        count++;
+        reads++;
+        try {
+            loader.accept(b);
+        } catch (RuntimeException | Error e) {
+            unload(b);
+            throw e;
+        }
+        if (budget != Integer.MAX_VALUE) {
+            order.enqueue(b);
+            evict(b);
+        }
+    }
+
+    private void evict(int keep) {
+        while (count > budget && !order.isEmpty()) {
+            int old = order.dequeueInt();
+            if (old != keep && loaded.get(old)) {
+                unload(old);
+            } else if (old == keep) {
+                order.enqueue(old);
+                if (order.size() == 1) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** True when block {@code b} is in memory (always once not lazy). */
+    public boolean isLoaded(int b) {
+        return loader == null || loaded.get(b);
+    }
+
+    /** Counts block {@code b} as in memory without the loader (the caller fills it). */
+    public void markLoaded(int b) {
+        if (loader != null && !loaded.get(b)) {
+            loaded.set(b);
+            count++;
+        }
+    }
+
+    /** Ends laziness: every block is taken to be in memory (the caller read the missing ones). */
+    public void eager() {
+        loader = null;
+    }
+
+    /**
+     * Forgets block {@code b} (through {@code forget}) so that the next touch reads it again;
+     * false, doing nothing, when not lazy.
+     */
+    public boolean unload(int b) {
+        if (loader == null) {
+            return false;
+        }
+        forget.accept(b);
+        if (loaded.get(b)) {
+            loaded.clear(b);
+            count--;
+        }
+        return true;
+    }
+
+    /**
+     * Reads every block not read yet ({@code readAll}), for a whole-index method.
+     *
+     * @throws IllegalStateException when the index stays lazy (no {@code readAll})
+     */
+    public void requireAll(String what) {
+        if (loader != null && readAll != null) {
+            readAll.run();
+        }
+        if (loader != null) {
+            throw new IllegalStateException(owner + "." + what + " needs every block in memory");
+        }
+    }
+
+    /** Blocks in memory that were read through the loader or marked. */
+    public int loadedCount() {
+        return count;
+    }
+
+    /** Times a block was read through the loader since the index became lazy. */
+    public long reads() {
+        return reads;
+    }
+}
