@@ -119,9 +119,9 @@ public final class Inheritance {
         return o >= 0 ? o : baseOwning(i, id, new IntOpenHashSet());
     }
 
-    /** True when entity index {@code i} (of table {@code t}) owns {@code id}: in its type, or as a sparse pair. */
+    /** True when entity index {@code i} (of table {@code t}) owns {@code id} ({@link SparsePairs#owns}). */
     private boolean ownsId(Table t, int i, long id) {
-        return t.hasId(id) || (sparse != null && sparse.isSparsePair(id) && sparse.has(i, Ids.first(id), Ids.second(id)));
+        return sparse == null ? t.hasId(id) : sparse.owns(t, i, id);
     }
 
     /** Bases visited by the current {@link #baseOwningUnmarked} walk. */

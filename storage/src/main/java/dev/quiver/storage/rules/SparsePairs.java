@@ -120,6 +120,14 @@ public final class SparsePairs {
         return (built ? store.inUse(rel) : pending.contains(rel)) || traits.has(rel, Builtin.DONT_FRAGMENT);
     }
 
+    /**
+     * True when entity index {@code idx}, whose table is {@code t}, owns the concrete id
+     * {@code id}: in its table type, or as a sparse pair in the store.
+     */
+    public boolean owns(Table t, int idx, long id) {
+        return t.hasId(id) || (isSparsePair(id) && has(idx, Ids.first(id), Ids.second(id)));
+    }
+
     /** True when {@code id} is a concrete pair of a sparse relationship. */
     public boolean isSparsePair(long id) {
         return Ids.isPair(id) && !Types.isMarker(id) && isSparse(Ids.first(id));

@@ -206,7 +206,7 @@ public final class TraitRules {
      */
     private void add(int idx, long id, boolean implied) {
         Table t = moves.tableOf(idx);
-        if (t.hasId(id) || (sparse.isSparsePair(id) && sparse.has(idx, Ids.first(id), Ids.second(id)))) {
+        if (sparse.owns(t, idx, id)) {
             return;
         }
         if (!(implied && id == Builtin.ACYCLIC)) {
