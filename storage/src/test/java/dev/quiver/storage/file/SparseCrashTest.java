@@ -7,10 +7,8 @@ import dev.quiver.storage.WorldPages;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -74,15 +72,7 @@ class SparseCrashTest {
     @Test
     void aCrashAfterTheJournalKeepsSparsePairs() throws Exception {
         Path dir = tmp.resolve("w");
-        List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElse("java"));
-        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (a.startsWith("--add-") || a.startsWith("-Dchronicle")) {
-                cmd.add(a);
-            }
-        }
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), SparseCrashTest.class.getName(), dir.toString(), "9"));
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = ChildJvm.start(SparseCrashTest.class, dir, 9);
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals(77, p.exitValue(), out);
