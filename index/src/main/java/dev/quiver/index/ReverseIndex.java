@@ -20,7 +20,7 @@ import java.util.function.IntConsumer;
  * consecutive indices (a stored world keeps one page per block) and a block's lists are read (the
  * loader calls {@link #put}) the first time any method touches one of its targets, so opening a
  * world reads no list and memory follows the targets used. {@link #unload} forgets a block (it is
- * read again on next touch: how a refused transaction is undone); {@link #eager} ends laziness once
+ * read again on next touch: how a refused transaction is undone); {@link LazyBlocks#eager} ends laziness once
  * every block is in memory. A reader may bound the blocks kept ({@link #budget}): past it, the
  * blocks read longest ago are forgotten (first in, first out), so memory follows the working set;
  * a list already returned stays valid for its holder. Every method keeps its meaning either way.
@@ -53,30 +53,12 @@ public final class ReverseIndex {
      * Makes the (cleared) index lazy: the lists of block {@code b} (targets {@code b << shift} to
      * {@code (b + 1 << shift) - 1}) are read by {@code loader.accept(b)}, which calls {@link #put}
      * for each of its targets, the first time one of them is touched. {@code readAll} reads every
-     * block not yet read and ends laziness ({@link #markLoaded}, {@link #put}, {@link #eager}): the
+     * block not yet read and ends laziness (through {@link #blocks} and {@link #put}): the
      * whole-index methods ({@link #targets}, {@link #targetCount}) call it.
      */
     public void lazy(int shift, IntConsumer loader, Runnable readAll) {
         this.shift = shift;
         blocks.lazy(loader, readAll);
-    }
-
-    /** True when the lists of block {@code block} are in memory (always true once {@link #eager}). */
-    public boolean isLoaded(int block) {
-        return blocks.isLoaded(block);
-    }
-
-    /**
-     * Marks block {@code block} as in memory without calling the loader (whoever calls this then
-     * {@link #put}s its lists).
-     */
-    public void markLoaded(int block) {
-        blocks.markLoaded(block);
-    }
-
-    /** Ends laziness: every block is taken to be in memory (the caller read the missing ones). */
-    public void eager() {
-        blocks.eager();
     }
 
     /**
@@ -95,6 +77,15 @@ public final class ReverseIndex {
                 targets--;
             }
         }
+    }
+
+    /**
+     * Which blocks are in memory, for a caller that reads the missing pages itself
+     * ({@link LazyBlocks#isLoaded}, {@link LazyBlocks#markLoaded} then {@link #put}, and
+     * {@link LazyBlocks#eager} to end laziness).
+     */
+    public LazyBlocks blocks() {
+        return blocks;
     }
 
     /** Number of blocks in memory that were read through the loader or marked (for tests and statistics). */

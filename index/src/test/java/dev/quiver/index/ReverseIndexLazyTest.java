@@ -31,8 +31,8 @@ class ReverseIndexLazyTest {
         }, () -> all[0].run());
         all[0] = () -> {
             for (int b = 0; b <= 13 >>> 2; b++) {
-                if (!r.isLoaded(b)) {
-                    r.markLoaded(b);
+                if (!r.blocks().isLoaded(b)) {
+                    r.blocks().markLoaded(b);
                     final int block = b;
                     stored.forEach((t, l) -> {
                         if (t >>> 2 == block) {
@@ -41,7 +41,7 @@ class ReverseIndexLazyTest {
                     });
                 }
             }
-            r.eager();
+            r.blocks().eager();
         };
         return r;
     }

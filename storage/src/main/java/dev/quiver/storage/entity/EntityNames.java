@@ -66,21 +66,6 @@ public final class EntityNames {
         blocks.lazy(loader, readAll);
     }
 
-    /** True when bucket {@code b} is in memory. */
-    public boolean isLoaded(int b) {
-        return blocks.isLoaded(b);
-    }
-
-    /** Marks bucket {@code b} in memory without calling the loader (the caller restores its entries). */
-    public void markLoaded(int b) {
-        blocks.markLoaded(b);
-    }
-
-    /** Ends laziness: every bucket is taken to be in memory (the caller read the missing ones). */
-    public void eager() {
-        blocks.eager();
-    }
-
     /**
      * Drops bucket {@code b}'s entries. When the index is lazy the bucket is read again on its next
      * touch and this returns true; otherwise the caller refills it ({@link #restore}).
@@ -91,6 +76,15 @@ public final class EntityNames {
             return false;
         }
         return true;
+    }
+
+    /**
+     * Which buckets are in memory, for a caller that reads the missing pages itself
+     * ({@link LazyBlocks#isLoaded}, {@link LazyBlocks#markLoaded} then {@link #restore}, and
+     * {@link LazyBlocks#eager} to end laziness).
+     */
+    public LazyBlocks blocks() {
+        return blocks;
     }
 
     /** Buckets in memory that were read through the loader or marked (for tests and statistics). */

@@ -1,7 +1,7 @@
 package dev.quiver.storage.format;
 
 import dev.quiver.error.CorruptionException;
-import dev.quiver.index.ReverseIndex;
+import dev.quiver.index.LazyBlocks;
 import dev.quiver.storage.entity.EntityNames;
 import dev.quiver.storage.Schema;
 import dev.quiver.storage.table.Table;
@@ -248,27 +248,21 @@ public final class WorldFormat {
      * eager open cost; a no-op once done (and for a world never read from pages).
      */
     public void readEverything() {
-        PageSource src = lazySource;
-        ReverseIndex reverse = parts.reverse();
-        if (src != null) {
-            src.forEach(REVERSE, (k, b) -> {
-                if (!reverse.isLoaded((int) k)) {
-                    reverse.markLoaded((int) k);
-                    ReversePage.read(reverse, k, b);
+        readRest(REVERSE, parts.reverse().blocks(), (k, b) -> ReversePage.read(parts.reverse(), k, b));
+        readRest(NAMES, parts.names().blocks(), (k, b) -> NamePage.read(parts.entities(), parts.names(), k, b));
+    }
+
+    /** Reads the pages of {@code map} that {@code blocks} does not hold yet, then ends its laziness. */
+    private void readRest(int map, LazyBlocks blocks, PageSource.PageVisitor read) {
+        if (lazySource != null) {
+            lazySource.forEach(map, (k, b) -> {
+                if (!blocks.isLoaded((int) k)) {
+                    blocks.markLoaded((int) k);
+                    read.visit(k, b);
                 }
             });
         }
-        reverse.eager();
-        EntityNames names = parts.names();
-        if (src != null) {
-            src.forEach(NAMES, (k, b) -> {
-                if (!names.isLoaded((int) k)) {
-                    names.markLoaded((int) k);
-                    NamePage.read(parts.entities(), names, k, b);
-                }
-            });
-        }
-        names.eager();
+        blocks.eager();
     }
 
     /** True when the in-memory state was read from committed pages ({@link #load}) rather than built in memory. */
