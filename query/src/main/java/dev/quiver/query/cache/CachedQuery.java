@@ -81,6 +81,11 @@ public final class CachedQuery implements AutoCloseable {
         return cache;
     }
 
+    /** The table cache, made if needed (for tests of its upkeep). */
+    TableCache tableCache() {
+        return cache();
+    }
+
     /**
      * Stops following the world's tables (unregisters the table-event listener). Evaluating
      * afterwards throws {@link IllegalStateException}. Idempotent.

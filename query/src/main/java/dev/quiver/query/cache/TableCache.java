@@ -26,7 +26,9 @@ import java.util.function.ToLongFunction;
  * tables are also kept filed by group, groups ascending, so that the group order is kept up to
  * date table by table instead of sorted on every evaluation.
  *
- * <p>The listener is registered with the world until {@link #close()}.
+ * <p>The listener is registered with the world until {@link #close()}, through a
+ * {@link WeakListener}: a cached query that is dropped without being closed is not kept alive by
+ * the world, and its registration goes at the next table event after it is collected.
  */
 final class TableCache implements TableListener, AutoCloseable {
     private final TableFilter filter;
@@ -53,7 +55,49 @@ final class TableCache implements TableListener, AutoCloseable {
             created(t);
         }
         events = 0;
-        release = world.onTables(this);
+        WeakListener weak = new WeakListener(this);
+        release = world.onTables(weak);
+        weak.release = release;
+    }
+
+    /**
+     * Forwards table events to a cache held weakly, and unregisters itself once the cache is
+     * collected, so that the world's listener list never holds a dropped cached query's tables.
+     */
+    static final class WeakListener implements TableListener {
+        private final java.lang.ref.WeakReference<TableCache> cache;
+        private Runnable release;
+
+        WeakListener(TableCache cache) {
+            this.cache = new java.lang.ref.WeakReference<>(cache);
+        }
+
+        @Override
+        public void created(Table t) {
+            TableCache c = cache.get();
+            if (c != null) {
+                c.created(t);
+            } else {
+                gone();
+            }
+        }
+
+        @Override
+        public void deleted(Table t) {
+            TableCache c = cache.get();
+            if (c != null) {
+                c.deleted(t);
+            } else {
+                gone();
+            }
+        }
+
+        private void gone() {
+            if (release != null) {
+                release.run();
+                release = null;
+            }
+        }
     }
 
     @Override

@@ -21,6 +21,7 @@ import java.util.Random;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -368,6 +369,35 @@ class CachedQueryModelTest {
         } finally {
             w.close();
         }
+    }
+
+    @Test
+    void aDroppedCachedQueryIsNotKeptByTheWorld() throws InterruptedException {
+        World w = World.create(dir.resolve("g"));
+        try {
+            w.transaction(x -> w.add(w.entity("a"), w.ensureId("A")));
+            java.lang.ref.WeakReference<TableCache> dropped = droppedCache(w);
+            for (int i = 0; i < 200 && dropped.get() != null; i++) {
+                System.gc();
+                Thread.sleep(5);
+            }
+            assertNull(dropped.get(), "the world's table listeners hold a dropped cached query's tables");
+            // the next table event finds the cache gone and unregisters its forwarder; a live query keeps working
+            try (CachedQuery live = CachedQuery.parse(w, "A")) {
+                assertEquals(1, live.count());
+                w.transaction(x -> w.add(w.lookup("a"), w.ensureId("B")));
+                assertEquals(1, live.count());
+                assertEquals(List.of("a"), paths(w, live.rows(-1)));
+            }
+        } finally {
+            w.close();
+        }
+    }
+
+    private static java.lang.ref.WeakReference<TableCache> droppedCache(World w) {
+        CachedQuery cq = CachedQuery.parse(w, "A");
+        assertEquals(1, cq.count());
+        return new java.lang.ref.WeakReference<>(cq.tableCache()); // cq is never closed
     }
 
     private static List<String> paths(World w, List<QueryRow> rows) {
