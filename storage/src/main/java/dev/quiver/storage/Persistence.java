@@ -99,7 +99,7 @@ final class Persistence {
         sparse.commit();
         var entries = new ArrayList<Journal.Entry>(pages.size());
         for (PageImage p : pages) {
-            entries.add(new Journal.Entry(p.map(), p.key(), p.blob()));
+            entries.add(new Journal.Entry(p.map(), p.key(), p.blob(), p.delta()));
         }
         store.commit(entries);
     }

@@ -85,11 +85,11 @@ public final class World implements AutoCloseable {
         // built whole in a temporary sibling and renamed into place: never half made; the world
         // built there is the one returned (its state is what it committed), on the renamed files
         World[] built = new World[1];
-        Store.create(dir, st -> {
+        Store.create(dir, WorldFormat::applyDelta, st -> {
             built[0] = new World(st, false, dir);
             built[0].bootstrap();
         });
-        built[0].persistence.reopen(Store.open(dir, false));
+        built[0].persistence.reopen(Store.open(dir, false, WorldFormat::applyDelta));
         return built[0];
     }
 
@@ -103,7 +103,7 @@ public final class World implements AutoCloseable {
      * @throws CorruptionException when its files are corrupt
      */
     public static World open(Path dir) {
-        return openStore(Store.open(dir, false), false);
+        return openStore(Store.open(dir, false, WorldFormat::applyDelta), false);
     }
 
     /**
@@ -116,7 +116,7 @@ public final class World implements AutoCloseable {
      * temporary directory (java.io.tmpdir, deleted at close).
      */
     public static World openReadOnly(Path dir) {
-        return openStore(Store.open(dir, true), true);
+        return openStore(Store.open(dir, true, WorldFormat::applyDelta), true);
     }
 
     /** Opens the world in {@code dir} for writing, creating it when {@code dir} holds none. */

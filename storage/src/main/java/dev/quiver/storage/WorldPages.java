@@ -55,7 +55,7 @@ public final class WorldPages {
      *                           do not form a consistent world
      */
     public static World restore(Path dir, Iterable<Page> pages) {
-        Store.create(dir, st -> {
+        Store.create(dir, dev.quiver.storage.format.WorldFormat::applyDelta, st -> {
             Persistence.commitPages(st, pages);
             List<String> problems = World.openStore(st, false).check();
             if (!problems.isEmpty()) {

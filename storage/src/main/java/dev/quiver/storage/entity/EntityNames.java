@@ -1,5 +1,6 @@
 package dev.quiver.storage.entity;
 
+import dev.quiver.index.Ids;
 import dev.quiver.index.LazyBlocks;
 import dev.quiver.index.NameIndex;
 import dev.quiver.storage.tx.Changes;
@@ -9,7 +10,8 @@ import java.util.function.IntConsumer;
 /**
  * The name index of a world, kept in step with the entity index: {@code (parent index, name)} to
  * entity (Flecs v4: a name is unique among the children of one parent). Every change is reported
- * to the transaction's {@link Changes}, by bucket. Not thread-safe.
+ * to the transaction's {@link Changes} as an entry added to or removed from its bucket (a commit
+ * logs what changed, not the whole bucket). Not thread-safe.
  *
  * <p><b>Buckets.</b> The index is split in {@link #BUCKETS} buckets by the top bits of the key's
  * hash ({@link NameIndex#hash}, stable across processes), one small {@link NameIndex} each; a
@@ -116,8 +118,13 @@ public final class EntityNames {
     /** Files entity {@code e} under its parent by name (replacing a stale entry of that key). */
     public void put(int parentIndex, String name, long e) {
         int b = bucket(parentIndex, name);
-        bucketOf(b).put(parentIndex, name, e);
-        changes.name(b);
+        long old = bucketOf(b).put(parentIndex, name, e);
+        if (old != e) {
+            if (old != 0) {
+                changes.nameRemoved(b, Ids.index(old), parentIndex);
+            }
+            changes.nameAdded(b, Ids.index(e), parentIndex);
+        }
     }
 
     /** Removes the entry of {@code (parentIndex, name)}. */
@@ -125,7 +132,7 @@ public final class EntityNames {
         int b = bucket(parentIndex, name);
         long removed = bucketOf(b).remove(parentIndex, name);
         if (removed != 0) {
-            changes.name(b);
+            changes.nameRemoved(b, Ids.index(removed), parentIndex);
         }
     }
 

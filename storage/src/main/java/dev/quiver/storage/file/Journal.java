@@ -19,7 +19,9 @@ import java.util.zip.CRC32C;
  * (the magic is {@link #PENDING} until the record is forced, then {@link #MAGIC}; the checksum
  * covers the payload)
  * where the payload is {@code [long txSeq][int n] n × ([byte map][long key][int len or -1][bytes])}:
- * the after-image of every page the transaction touched ({@code -1}: the page was removed). A
+ * the after-image of every page the transaction touched ({@code -1}: the page was removed), or,
+ * when bit {@link #DELTA_FLAG} of the map byte is set (page format 6), a delta to apply on top of
+ * the page ({@link PageDeltas}; never {@code -1}). A
  * commit is durable once its record is forced; the pages reach a sealed generation at the next
  * checkpoint ({@link Store}). Readers read the records complete at their start; after a crash the
  * writer cuts off a torn last record. Either way each transaction is seen whole or not at all.
@@ -35,8 +37,19 @@ public final class Journal implements AutoCloseable {
      */
     static final int PENDING = 0x51564A30; // "QVJ0"
 
-    /** One page after-image. */
-    public record Entry(int map, long key, byte[] blob) {}
+    /** Bit of an entry's map byte that marks a delta. */
+    static final int DELTA_FLAG = 0x40;
+
+    /**
+     * One page change: an after-image ({@code delta} false; a null blob removes the page) or a
+     * delta applied on top of the page ({@code delta} true; blob not null).
+     */
+    public record Entry(int map, long key, byte[] blob, boolean delta) {
+        /** An after-image. */
+        public Entry(int map, long key, byte[] blob) {
+            this(map, key, blob, false);
+        }
+    }
 
     private final FileLayer.Handle file;
     private final Path path;
@@ -134,7 +147,10 @@ public final class Journal implements AutoCloseable {
             out.writeLong(txSeq);
             out.writeInt(entries.size());
             for (Entry e : entries) {
-                out.writeByte(e.map());
+                if (e.map() < 0 || e.map() >= DELTA_FLAG || (e.delta() && e.blob() == null)) {
+                    throw new IllegalArgumentException("journal entry of family " + e.map() + (e.delta() ? ", a delta without bytes" : ""));
+                }
+                out.writeByte(e.delta() ? e.map() | DELTA_FLAG : e.map());
                 out.writeLong(e.key());
                 if (e.blob() == null) {
                     out.writeInt(-1);
@@ -256,7 +272,9 @@ public final class Journal implements AutoCloseable {
             var entries = new ArrayList<Entry>(n);
             boolean ok = true;
             for (int i = 0; i < n && ok; i++) {
-                int map = bb.get();
+                int mapByte = bb.get();
+                boolean delta = (mapByte & DELTA_FLAG) != 0;
+                int map = mapByte & ~DELTA_FLAG;
                 long key = bb.getLong();
                 int bl = bb.getInt();
                 byte[] blob = null;
@@ -268,7 +286,11 @@ public final class Journal implements AutoCloseable {
                     blob = new byte[bl];
                     bb.get(blob);
                 }
-                entries.add(new Entry(map, key, blob));
+                if (delta && blob == null) {
+                    ok = false;
+                    break;
+                }
+                entries.add(new Entry(map, key, blob, delta));
             }
             if (!ok) {
                 break;

@@ -43,7 +43,7 @@ final class NewWorld {
      *                              or (another process won) after building
      * @throws StorageIOException   when the files cannot be written
      */
-    static void create(Path target, StoreHooks hooks, Consumer<Store> fill) {
+    static void create(Path target, StoreHooks hooks, PageDeltas pageDeltas, Consumer<Store> fill) {
         Path abs = target.toAbsolutePath().normalize();
         checkTarget(target, abs);
         Path parent = abs.getParent();
@@ -66,7 +66,7 @@ final class NewWorld {
             Files.writeString(tmp.resolve("FORMAT"), Store.formatLine() + "\n");
             Fsync.file(tmp.resolve("FORMAT"));
             hooks.step("create format");
-            Store st = Store.openNew(tmp, hooks);
+            Store st = Store.openNew(tmp, hooks, pageDeltas);
             try {
                 fill.accept(st);
                 hooks.step("create filled");

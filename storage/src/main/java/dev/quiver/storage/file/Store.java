@@ -37,7 +37,10 @@ import java.util.stream.Stream;
  * <p><b>Commit.</b> The writer appends the transaction's page after-images to the WAL and forces it:
  * the transaction is durable. The pages also go into the writer's overlay (the pages changed since
  * the newest generation). Nothing else is written: a failed append is cut back and reported, and
- * changes nothing.
+ * changes nothing. A page may change by a delta instead of an after-image (the names pages, whose
+ * buckets a bulk commit touches all): the overlay keeps a page's deltas in order, and reading the
+ * page (a reader, a rollback, recovery) or sealing it applies them to its last image through the
+ * store's {@link PageDeltas}, then keeps the result as the page's image.
  *
  * <p><b>Checkpoint</b> (at close, and when the WAL passes 64 MiB): the overlay is written as a new
  * generation {@code gen-<n+1>.cm} (a delta; or, when the deltas would pass a quarter of the base
@@ -90,6 +93,14 @@ public final class Store implements AutoCloseable {
     /** Per family: pages changed since the newest generation ({@link #REMOVED}: removed). */
     @SuppressWarnings("unchecked")
     private final Long2ObjectOpenHashMap<byte[]>[] overlay = new Long2ObjectOpenHashMap[MAP_NAMES.length];
+    /**
+     * Per family: deltas (oldest first) not yet applied, on top of the page's {@link #overlay}
+     * image or, without one, of its image in the generations.
+     */
+    @SuppressWarnings("unchecked")
+    private final Long2ObjectOpenHashMap<List<byte[]>>[] deltas = new Long2ObjectOpenHashMap[MAP_NAMES.length];
+    /** Applies deltas to pages (the page format's). */
+    private final PageDeltas pageDeltas;
     private long overlayBytes;
     /** The writer's WAL; null for a reader. */
     Journal journal;
@@ -112,13 +123,15 @@ public final class Store implements AutoCloseable {
         ChronicleSupport.init();
     }
 
-    private Store(Path dir, boolean readOnly, Locks locks, StoreHooks hook) {
+    private Store(Path dir, boolean readOnly, Locks locks, StoreHooks hook, PageDeltas pageDeltas) {
         this.dir = dir;
         this.readOnly = readOnly;
         this.locks = locks;
         this.hook = hook;
+        this.pageDeltas = pageDeltas;
         for (int i = 0; i < overlay.length; i++) {
             overlay[i] = new Long2ObjectOpenHashMap<>();
+            deltas[i] = new Long2ObjectOpenHashMap<>();
         }
     }
 
@@ -139,20 +152,21 @@ public final class Store implements AutoCloseable {
      * Creates a world at {@code dir} atomically ({@link NewWorld}): {@code fill} commits its first
      * pages into the store of a temporary sibling, which is then renamed into place.
      */
-    public static void create(Path dir, Consumer<Store> fill) {
-        NewWorld.create(dir, hooks, fill);
+    public static void create(Path dir, PageDeltas pageDeltas, Consumer<Store> fill) {
+        NewWorld.create(dir, hooks, pageDeltas, fill);
     }
 
     /** The store of a world being built in a temporary directory: nobody else knows it exists. */
-    static Store openNew(Path tmp, StoreHooks hook) {
-        Store st = new Store(tmp, false, Locks.none(tmp), hook);
+    static Store openNew(Path tmp, StoreHooks hook, PageDeltas pageDeltas) {
+        Store st = new Store(tmp, false, Locks.none(tmp), hook, pageDeltas);
         st.manifest = new Manifest(0, List.of());
         st.journal = new Journal(tmp.resolve(Manifest.walName(0)), hook.fileLayer());
         return st;
     }
 
     /**
-     * Opens an existing world, as its writer or as a reader.
+     * Opens an existing world, as its writer or as a reader; {@code pageDeltas} applies the deltas
+     * its WAL may hold.
      *
      * @throws NoWorldException       when {@code dir} holds no world
      * @throws WorldFormatException   when it has another format version
@@ -161,14 +175,14 @@ public final class Store implements AutoCloseable {
      * @throws CorruptionException    when a file of the world is missing or damaged
      * @throws StorageIOException     when the files cannot be read or written
      */
-    public static Store open(Path dir, boolean readOnly) {
+    public static Store open(Path dir, boolean readOnly, PageDeltas pageDeltas) {
         if (!isWorld(dir)) {
             throw new NoWorldException("no world at " + dir + " (run 'quiver init' or 'quiver load' first)");
         }
         checkFormat(dir);
         StoreHooks hook = hooks;
         Locks locks = readOnly ? Locks.reader(dir) : Locks.writer(dir);
-        Store st = new Store(dir, readOnly, locks, hook);
+        Store st = new Store(dir, readOnly, locks, hook, pageDeltas);
         try {
             st.openFiles();
         } catch (IOException e) {
@@ -241,8 +255,61 @@ public final class Store implements AutoCloseable {
             if (e.map() < 0 || e.map() >= MAP_NAMES.length || e.key() < 0 || e.key() >= Generation.KEY_LIMIT) {
                 throw new CorruptionException("WAL of world " + dir + " holds a page of family " + e.map() + " key " + e.key());
             }
+            if (e.delta()) {
+                if (e.blob() == null) {
+                    throw new CorruptionException("WAL of world " + dir + " holds a delta without bytes for page " + e.key()
+                            + " of family " + e.map());
+                }
+                deltas[e.map()].computeIfAbsent(e.key(), k -> new ArrayList<>()).add(e.blob());
+                overlayBytes += e.blob().length;
+                continue;
+            }
+            List<byte[]> stale = deltas[e.map()].remove(e.key()); // an image replaces the deltas before it
+            if (stale != null) {
+                for (byte[] d : stale) {
+                    overlayBytes -= d.length;
+                }
+            }
             byte[] old = overlay[e.map()].put(e.key(), e.blob() == null ? REMOVED : e.blob());
             overlayBytes += (e.blob() == null ? 0 : e.blob().length) - (old == null ? 0 : old.length);
+        }
+    }
+
+    /**
+     * Applies the pending deltas of page {@code key} of {@code family} to its image and keeps the
+     * result as the page's overlay image (no-op without deltas).
+     *
+     * @throws CorruptionException when the page or a delta is malformed
+     */
+    private void settle(int family, long key) {
+        List<byte[]> ds = deltas[family].get(key);
+        if (ds == null) {
+            return;
+        }
+        byte[] image;
+        try {
+            image = pageDeltas.apply(family, key, imageOf(family, key), ds);
+        } catch (CorruptionException e) {
+            throw new CorruptionException("world " + dir + ": " + MAP_NAMES[family] + " page " + key
+                    + " with its WAL deltas: " + e.getMessage(), e);
+        }
+        deltas[family].remove(key);
+        for (byte[] d : ds) {
+            overlayBytes -= d.length;
+        }
+        byte[] old = overlay[family].put(key, image == null ? REMOVED : image);
+        overlayBytes += (image == null ? 0 : image.length) - (old == null ? 0 : old.length);
+    }
+
+    /** Applies every pending delta of {@code family} ({@link #settle}). */
+    private void settleAll(int family) {
+        if (deltas[family].isEmpty()) {
+            return;
+        }
+        long[] keys = deltas[family].keySet().toLongArray();
+        Arrays.sort(keys);
+        for (long k : keys) {
+            settle(family, k);
         }
     }
 
@@ -254,6 +321,12 @@ public final class Store implements AutoCloseable {
      * @throws CorruptionException when the page is damaged (the message names the file and the page)
      */
     public byte[] get(int family, long key) {
+        settle(family, key);
+        return imageOf(family, key);
+    }
+
+    /** The page's last image: the overlay's, else the newest generation's that holds or removes it (deltas not applied). */
+    private byte[] imageOf(int family, long key) {
         byte[] b = overlay[family].get(key);
         if (b != null) {
             return b == REMOVED ? null : b;
@@ -283,6 +356,7 @@ public final class Store implements AutoCloseable {
 
     /** The keys of the committed pages of {@code family}, ascending. */
     private long[] liveKeys(int family) {
+        settleAll(family);
         var set = new LongOpenHashSet();
         for (Generation g : gens) {
             for (long k : g.removed(family)) {
@@ -355,8 +429,8 @@ public final class Store implements AutoCloseable {
     }
 
     private boolean overlayEmpty() {
-        for (var m : overlay) {
-            if (!m.isEmpty()) {
+        for (int f = 0; f < overlay.length; f++) {
+            if (!overlay[f].isEmpty() || !deltas[f].isEmpty()) {
                 return false;
             }
         }
@@ -373,6 +447,9 @@ public final class Store implements AutoCloseable {
     void checkpoint() {
         if (overlayEmpty()) {
             return;
+        }
+        for (int f = 0; f < MAP_NAMES.length; f++) {
+            settleAll(f); // a generation holds whole pages only
         }
         long n = manifest.number() + 1;
         long deltaBytes = overlayBytes;

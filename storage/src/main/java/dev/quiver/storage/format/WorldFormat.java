@@ -41,8 +41,12 @@ public final class WorldFormat {
      * Also in 5: {@code names} pages by bucket of
      * the key's hash instead of by entity block, so that a lookup by name reads one page (open in
      * place: the name index and the reverse index are read page by page when first touched).
+     * 6: a commit logs the changes of {@code names} pages as deltas (the entries each bucket
+     * gained and lost, {@link PageImage#delta()}) in its WAL record, flagged in the entry's map
+     * byte; whole bucket pages are written when a checkpoint seals a generation. A build of
+     * format 5 would misread such a WAL, so the version changes with it.
      */
-    public static final int VERSION = 5;
+    public static final int VERSION = 6;
     /**
      * Page families, in map-id order (the id is part of every stored key, so it never changes).
      * {@code components} ({@link #COMPONENTS}) is retired since version 4: no page of it is written
@@ -89,9 +93,6 @@ public final class WorldFormat {
         for (int k : c.entityBlocks()) {
             dirty[ENTITIES].add(k);
         }
-        for (int k : c.nameBlocks()) {
-            dirty[NAMES].add(k);
-        }
         for (int k : c.targetBlocks()) {
             dirty[REVERSE].add(k);
         }
@@ -125,6 +126,16 @@ public final class WorldFormat {
                 out.add(new PageImage(m, k, serialize(m, k)));
             }
         }
+        // names: the entries each bucket gained and lost, not the bucket (a bulk commit touches
+        // every bucket; whole pages are written when a checkpoint seals them, applyDelta)
+        int[] buckets = c.nameDeltas().keySet().toIntArray();
+        Arrays.sort(buckets);
+        for (int b : buckets) {
+            byte[] d = NamePage.writeDelta(c.nameDeltas().get(b));
+            if (d != null) {
+                out.add(new PageImage(NAMES, b, d, true));
+            }
+        }
         for (long g : dirty[TABLES]) {
             int from = (int) g << TablePage.GROUP_SHIFT;
             for (int id = from; id < from + (1 << TablePage.GROUP_SHIFT); id++) {
@@ -137,6 +148,23 @@ public final class WorldFormat {
             }
         }
         return out;
+    }
+
+    /**
+     * The stored blob of page {@code key} of family {@code map} once {@code deltas} (the bodies of
+     * {@link PageImage#delta()} images, oldest first) are applied to its stored blob {@code base}
+     * (null: no page); null when the page ends empty. The file layer calls it to read a page the
+     * WAL holds deltas of, and when a checkpoint seals the page. Only {@code names} pages take
+     * deltas.
+     *
+     * @throws CorruptionException when the family takes no deltas, or the page or a delta is malformed
+     */
+    public static byte[] applyDelta(int map, long key, byte[] base, List<byte[]> deltas) {
+        if (map != NAMES) {
+            throw new CorruptionException("a delta of a " + (map >= 0 && map < MAP_NAMES.length ? MAP_NAMES[map] : "family " + map)
+                    + " page (key " + key + "): only names pages take deltas");
+        }
+        return NamePage.applyDelta(key, base, deltas);
     }
 
     /** The blob of a page from the in-memory state, or null when the page is empty (to be removed). */

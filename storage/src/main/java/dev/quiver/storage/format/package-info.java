@@ -12,6 +12,22 @@
  * became empty is removed. The file layer stores each blob with its checksum; this package gives
  * the blobs' layout.
  *
+ * <h2>Name deltas (format 6)</h2>
+ * A commit does not log {@code names} pages whole: a bulk commit adds names in every one of the
+ * 4096 buckets, and logging each bucket's page rewrote the whole name index into the WAL about
+ * once per commit. Instead its WAL record holds, per bucket it changed, a delta (a WAL entry with
+ * bit 0x40 of its map byte set, {@code dev.quiver.storage.file.Journal}): the entries the bucket
+ * gained, then those it lost, each list as a {@code names} page body (varint n, then per entry
+ * the index gap and the zz parent delta), not enveloped ({@link dev.quiver.storage.format.NamePage#writeDelta}).
+ * The net change of the transaction only: an entry added and removed in it appears in neither list.
+ * Whoever reads the page (a reader, the writer after a crash, a rollback) applies the bucket's
+ * deltas in WAL order to its page in the manifest's generations, as set operations on the
+ * entries ({@link dev.quiver.storage.format.WorldFormat#applyDelta}); a checkpoint writes the
+ * result as the whole page. A generation never holds a delta. A build of format 5 would misread
+ * the flag, so a world of format 6 says so in its meta page, and a world of format 5 is refused
+ * by this build with the format error naming both versions (take a snapshot with the build that
+ * wrote it).
+ *
  * <h2>Encodings</h2>
  * Fixed-width integers ({@code u8}, {@code i32}, {@code i64}) are big-endian. {@code varint} is an
  * unsigned LEB128 of up to 64 bits (7 bits a byte, low groups first, the high bit set when another

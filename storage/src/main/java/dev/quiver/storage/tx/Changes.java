@@ -1,6 +1,8 @@
 package dev.quiver.storage.tx;
 
+import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 
 /**
@@ -23,6 +25,8 @@ public final class Changes {
     private final IntOpenHashSet schemas = new IntOpenHashSet();
     private final IntOpenHashSet entityBlocks = new IntOpenHashSet();
     private final IntOpenHashSet nameBlocks = new IntOpenHashSet();
+    /** Per name bucket: entry ({@code index << 32 | parent}) to +1 (added) or -1 (removed), net. */
+    private final Int2ObjectOpenHashMap<Long2IntOpenHashMap> nameDeltas = new Int2ObjectOpenHashMap<>();
     private final IntOpenHashSet tables = new IntOpenHashSet();
     private final LongOpenHashSet rowChunks = new LongOpenHashSet();
     private final IntOpenHashSet targetBlocks = new IntOpenHashSet();
@@ -44,11 +48,32 @@ public final class Changes {
     }
 
     /**
-     * An entry of name-index bucket {@code bucket} (the name index's own unit: entries are bucketed
-     * by the hash of their key) was added, removed or moved.
+     * Name-index bucket {@code bucket} (the name index's own unit: entries are bucketed by the hash
+     * of their key) gained the entry of entity {@code index} under parent {@code parent}.
      */
-    public void name(int bucket) {
+    public void nameAdded(int bucket, int index, int parent) {
+        nameDelta(bucket, index, parent, 1);
+    }
+
+    /** Name-index bucket {@code bucket} lost the entry of entity {@code index} under parent {@code parent}. */
+    public void nameRemoved(int bucket, int index, int parent) {
+        nameDelta(bucket, index, parent, -1);
+    }
+
+    private void nameDelta(int bucket, int index, int parent, int op) {
         nameBlocks.add(bucket);
+        Long2IntOpenHashMap d = nameDeltas.get(bucket);
+        if (d == null) {
+            d = new Long2IntOpenHashMap(4);
+            nameDeltas.put(bucket, d);
+        }
+        long entry = ((long) index << 32) | (parent & 0xFFFF_FFFFL);
+        int before = d.get(entry);
+        if (before == -op) { // an entry added then removed (or the reverse) in one transaction: no change
+            d.remove(entry);
+        } else {
+            d.put(entry, op);
+        }
     }
 
     /** Table {@code id} was created or dropped. */
@@ -91,6 +116,15 @@ public final class Changes {
         return nameBlocks;
     }
 
+    /**
+     * The net change of each touched name bucket: entry {@code (entity index << 32) | parent index}
+     * to 1 (the committed bucket lacks it, the new state has it) or -1 (the reverse). A bucket
+     * touched without a net change maps to an empty map.
+     */
+    public Int2ObjectOpenHashMap<Long2IntOpenHashMap> nameDeltas() {
+        return nameDeltas;
+    }
+
     public IntOpenHashSet tables() {
         return tables;
     }
@@ -114,6 +148,7 @@ public final class Changes {
         schemas.clear();
         entityBlocks.clear();
         nameBlocks.clear();
+        nameDeltas.clear();
         tables.clear();
         rowChunks.clear();
         targetBlocks.clear();

@@ -122,7 +122,7 @@ class JournalFaultTest {
     }
 
     /** Leaves the writer's store the way a killed process leaves it (World keeps it in its Persistence). */
-    private static void abandon(World w) throws ReflectiveOperationException {
+    static void abandon(World w) throws ReflectiveOperationException {
         var p = World.class.getDeclaredField("persistence");
         p.setAccessible(true);
         Object persistence = p.get(w);

@@ -49,7 +49,7 @@ class OpenerTest {
                 System.in.read();
             }
         } else {
-            Store st = Store.open(dir, true);
+            Store st = Store.open(dir, true, dev.quiver.storage.format.WorldFormat::applyDelta);
             var f = Store.generationFiles(dir).get(0).toFile();
             var map = net.openhft.chronicle.map.ChronicleMap.of(byte[].class, byte[].class).createPersistedTo(f);
             byte[] directoryKey = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0}; // read by every open
