@@ -44,8 +44,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>The CLI has no verb for: {@code has} (asked as a query with a fixed source, e.g.
  * {@code Eats(Bob, Apples)}), presetting {@code $this} ({@code --var} refuses it; the queries use
  * {@code $this == Bob}), the current scope and relative lookup (A-29), Tecs {@code traverse}
- * (A-38), {@code walkUp} (A-39), validators (A-37's and A-40's {@code init}: library only, tested
- * through the API here) and a custom {@code serialize} (A-40).
+ * (A-38) and {@code walkUp} (A-39) (library only: RelationshipWalks, tested in the query module's
+ * AcceptanceExamplesTest), validators (A-37's and A-40's {@code init}: library only) and a custom
+ * {@code serialize} (A-40, nowhere).
  */
 class AcceptanceExamplesCliTest {
     @TempDir
@@ -1013,7 +1014,7 @@ class AcceptanceExamplesCliTest {
     void a38ChildOfWithCascadeDeleteAndReverseIndex() {
         // A-38 Sparse ChildOf with cascadeDelete and the reverse index [003]
         // Quiver's builtin ChildOf is Exclusive, keeps a reverse index and has (OnDeleteTarget,
-        // Delete); the CLI has no traverse verb (Tecs traverse(root, ChildOf)): left out.
+        // Delete); the CLI has no traverse verb (the library's RelationshipWalks.traverse): left out.
         world("root { a { a1 {} }; b {} }\n"); // ids root < a < a1 < b: the order is not needed below
         assertEquals("root.a\nroot.b\n", run("sources", w, "ChildOf", "root").ok().out());
         canon().q("(ChildOf, _)", "root.a | - | (ChildOf,*)", "root.b | - | (ChildOf,*)", "root.a.a1 | - | (ChildOf,*)")
@@ -1030,9 +1031,9 @@ class AcceptanceExamplesCliTest {
     @Test
     void a39WalkUpPreconditions() {
         // A-39 walkUp, early stop, maxDepth [003]
-        // The CLI (and the library) have no walkUp (FEATURES TEC-17): the calls, the early stop,
-        // maxDepth and MaxDepthExceeded are left out. The example's world is accepted: R has no
-        // Acyclic, so x <-> y is stored and check warns about the cycle.
+        // The CLI has no walkUp verb (the library's RelationshipWalks.walkUp, tested in the query
+        // module): the calls, the early stop, maxDepth and MaxDepthExceeded are left out here. The
+        // example's world is accepted: R has no Acyclic, so x <-> y is stored and check warns.
         world("c { b { a {} } }\nR {}\nx {}\ny { (R, x) }\nx { (R, y) }\n");
         assertEquals("c.b\n", run("targets", w, "c.b.a", "ChildOf").ok().out());
         assertEquals("c\n", run("targets", w, "c.b", "ChildOf").ok().out());
