@@ -55,6 +55,7 @@ class WholeLanguageModelTest {
         System.out.println("WholeLanguageModelTest: -Dquiver.seed=" + seed + " -Dquiver.modelIterations=" + worlds);
         List<String> failures = new ArrayList<>();
         int checked = 0, refused = 0, nonEmpty = 0;
+        java.util.Map<String, Integer> refusals = new java.util.TreeMap<>();
         for (int i = 0; i < worlds; i++) {
             long worldSeed = seed + i;
             Random rnd = new Random(worldSeed);
@@ -91,6 +92,8 @@ class WholeLanguageModelTest {
                         problem = check(mw, q);
                     } catch (UnsupportedQueryException e) {
                         refused++;
+                        refusals.merge(e.getMessage().replaceAll("'[^']*'", "'...'").replaceAll("\\(.*", ""), 1,
+                            Integer::sum);
                         continue;
                     }
                     checked++;
@@ -123,7 +126,7 @@ class WholeLanguageModelTest {
             }
         }
         System.out.println("WholeLanguageModelTest: " + checked + " queries checked (" + nonEmpty + " with results), "
-            + refused + " refused as unsupported, " + failures.size() + " disagreements");
+            + refused + " refused as unsupported " + refusals + ", " + failures.size() + " disagreements");
         if (!failures.isEmpty()) {
             fail(failures.size() + " disagreements; first:\n" + String.join("\n", failures.subList(0, Math.min(5, failures.size()))));
         }
