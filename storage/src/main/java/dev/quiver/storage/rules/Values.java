@@ -140,7 +140,21 @@ public final class Values {
             return null;
         }
         Column c = moves.tableOf(owner).column(id);
-        return c == null ? null : c.row(entities.row(owner));
+        return c == null ? null : rowMap(c, entities.row(owner));
+    }
+
+    /**
+     * The value in {@code row} of column {@code c} as an ordered field map ({@link Column#row}),
+     * sized for the schema so that a small value allocates a small table.
+     */
+    private static Map<String, Object> rowMap(Column c, int row) {
+        Schema s = c.schema();
+        int n = s.size();
+        var m = new java.util.LinkedHashMap<String, Object>(n < 3 ? n + 1 : (int) (n / 0.75f) + 1);
+        for (int f = 0; f < n; f++) {
+            m.put(s.field(f).name(), c.value(f, row));
+        }
+        return m;
     }
 
     /**
