@@ -533,7 +533,7 @@ public final class World implements AutoCloseable {
     }
 
     /**
-     * The value of a data id on the entity as an ordered field map, or null when absent. An Inherit
+     * The value of a data id on the entity as a read-only ordered field map, or null when absent. An Inherit
      * id the entity does not own reads the nearest IsA base's value ({@link #owner}).
      */
     public Map<String, Object> get(long e, long id) {

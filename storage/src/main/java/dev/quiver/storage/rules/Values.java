@@ -130,7 +130,7 @@ public final class Values {
     }
 
     /**
-     * The value of a data id on entity index {@code idx} as an ordered field map, or null when it
+     * The value of a data id on entity index {@code idx} as a read-only ordered field map, or null when it
      * neither owns it nor inherits it (an Inherit id of an IsA base, nearest owner first:
      * {@link Inheritance#owner}).
      */
@@ -143,18 +143,14 @@ public final class Values {
         return c == null ? null : rowMap(c, entities.row(owner));
     }
 
-    /**
-     * The value in {@code row} of column {@code c} as an ordered field map ({@link Column#row}),
-     * sized for the schema so that a small value allocates a small table.
-     */
+    /** The value in {@code row} of column {@code c} as a read-only ordered field map ({@link ValueMap}). */
     private static Map<String, Object> rowMap(Column c, int row) {
         Schema s = c.schema();
-        int n = s.size();
-        var m = new java.util.LinkedHashMap<String, Object>(n < 3 ? n + 1 : (int) (n / 0.75f) + 1);
-        for (int f = 0; f < n; f++) {
-            m.put(s.field(f).name(), c.value(f, row));
+        Object[] vals = new Object[s.size()];
+        for (int f = 0; f < vals.length; f++) {
+            vals[f] = c.value(f, row);
         }
-        return m;
+        return new ValueMap(s, vals);
     }
 
     /**
