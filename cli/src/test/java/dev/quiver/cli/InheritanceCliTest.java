@@ -133,4 +133,33 @@ class InheritanceCliTest extends FreshWorldCliTest {
         assertEquals("1\n", run("query", w, "Likes($this|self, gold)", "--format", "count").ok().out());
         assertTrue(run("show", w, "Inst").ok().out().contains("(IsA,Base)"), run("show", w, "Inst").out());
     }
+
+    /**
+     * ISA-10 on the relationship and Inherit with subsets through the CLI: with Loves IsA Likes,
+     * (Likes, X) matches holders of (Loves, X); an Inherit id with subsets in use is answered.
+     */
+    @Test
+    void pairSubstitutionAndInheritWithSubsets() {
+        run("add", w, "Loves", "(IsA, Likes)").ok();
+        run("add", w, "a", "(Likes, pizza)").ok();
+        run("add", w, "b", "(Loves, pizza)").ok();
+        String out = run("query", w, "(Likes, pizza)").ok().out();
+        assertTrue(out.contains("(Loves,pizza)") && out.contains("(Likes,pizza)"), out);
+        assertEquals("2\n", run("query", w, "(Likes, pizza)", "--format", "count").ok().out());
+        assertEquals("1\n", run("query", w, "(Likes|self, pizza)", "--format", "count").ok().out());
+        assertEquals("2\n", run("query", w, "(Likes, *)", "--format", "count").ok().out());
+        run("add", w, "LocatedIn", "Transitive").ok();
+        run("add", w, "InCity", "(IsA, LocatedIn)").ok();
+        run("add", w, "louvre", "(InCity, paris)").ok();
+        run("query", w, "(LocatedIn, paris)").badInput("pair substitution");
+        // Inherit and component inheritance combined (once refused)
+        run("add", w, "Mass", "(OnInstantiate, Inherit)").ok();
+        run("add", w, "HeavyMass", "(IsA, Mass)").ok();
+        run("add", w, "base", "Mass").ok();
+        run("new", w, "inst", "--isa", "base").ok();
+        run("add", w, "x", "HeavyMass").ok();
+        String mass = run("query", w, "Mass").ok().out();
+        assertTrue(mass.contains("Mass@base") && mass.contains("HeavyMass"), mass);
+        assertEquals("3\n", run("query", w, "Mass", "--format", "count").ok().out());
+    }
 }

@@ -45,9 +45,10 @@ import java.util.Set;
  * <ul>
  *   <li>A plain id X matches the source's own X and its own ids that are IsA subsets of X,
  *       transitively, one row per id held (component inheritance, ISA-10, NOTES K7);
- *       {@code X|self} only X. With none owned and X (OnInstantiate, Inherit), the nearest IsA base
- *       owning X (depth first, bases in type order) matches, reported as the field's source (ISA-12;
- *       {@code X(self)} turns this off).</li>
+ *       {@code X|self} only X. With X (OnInstantiate, Inherit), X when not owned and each subset
+ *       that is Inherit itself and not owned match on the nearest IsA base owning them (depth
+ *       first, bases in type order), reported as the field's source (ISA-12; {@code X(self)} turns
+ *       this off, {@code X(up IsA)} leaves out the own ids).</li>
  *   <li>{@code X(up R)}: depth first over the R targets in type order, a visited set ending
  *       cycles; each target is tested for its own X, then the entities above it, then (X Inherit,
  *       R not IsA) the X it inherits through IsA (Flecs v4 Queries manual: "the entities visited
@@ -65,6 +66,11 @@ import java.util.Set;
  *       bases and does not own, each from the first base holding it (depth first, bases in type
  *       order), a group the source owns staying its own (IsA pairs are Inherit: NOTES K5). Flecs
  *       goes up only when no own pair matches, which with variables depends on term order.</li>
+ *   <li>Pair substitution (ISA-10, Flecs v4 flecs_query_insert_inheritance): a fixed
+ *       relationship R that is not {@code R|self} also matches the pairs of its transitive IsA
+ *       subsets ({@code (Likes, X)} matches {@code (Loves, X)} for Loves IsA Likes), own and
+ *       inherited, the field reporting the pair held, a {@code _} target collapsing per
+ *       relationship held.</li>
  *   <li>A {@code _} source gives one row per distinct matching pair over all sources, not
  *       transitive (NOTES K3, K12); its field source is {@code *}.</li>
  *   <li>The Singleton S written without a source matches on S itself (NOTES K10).</li>
@@ -119,6 +125,8 @@ final class BruteForce {
     private final ModelWorld mw;
     private final ModelQuery q;
     private final Map<Item, Integer> fieldOf = new IdentityHashMap<>();
+    /** {@link #subsets} by id (the world does not change while a query is evaluated). */
+    private final Map<Long, Set<Long>> subsetMemo = new HashMap<>();
     /** The reflexive terms whose self row needs an R pair on the source ({@link #markSelfNeedsPair}). */
     private final Set<Term> selfNeedsPair = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
     private int fields;
@@ -517,20 +525,33 @@ final class BruteForce {
         El f = t.first();
         if (f.kind() == ElKind.CONST) {
             long x = f.entity();
-            if (t.trav() == Trav.UP || t.trav() == Trav.SELF_UP) {
+            boolean travIsA = (t.trav() == Trav.UP || t.trav() == Trav.SELF_UP) && t.travRel() == Builtin.IS_A;
+            if ((t.trav() == Trav.UP || t.trav() == Trav.SELF_UP) && !travIsA) {
                 return up(t, x, s);
             }
             List<Match> out = new ArrayList<>();
-            Set<Long> subsets = f.self() ? Set.of() : subsets(x);
-            for (long d : mw.type(s)) {
-                if (d == x || subsets.contains(d)) {
-                    out.add(new Match(Map.of(), d, s));
+            List<Long> ids = new ArrayList<>(f.self() ? Set.of() : subsets(x));
+            ids.sort(null);
+            ids.add(0, x);
+            boolean self = t.trav() != Trav.UP;
+            if (self) {
+                for (long d : mw.type(s)) {
+                    if (ids.contains(d)) {
+                        out.add(new Match(Map.of(), d, s));
+                    }
                 }
             }
-            if (out.isEmpty() && t.trav() != Trav.SELF && mw.policy(x).equals("Inherit")) {
-                long o = isaOwner(s, x, new HashSet<>());
-                if (o != 0) {
-                    out.add(new Match(Map.of(), x, o));
+            if (travIsA || t.trav() != Trav.SELF && mw.policy(x).equals("Inherit")) {
+                // per id, as Flecs matches its substituted variable self|up value by value: X
+                // and each Inherit subset not owned, from the nearest IsA base owning it
+                for (long id : ids) {
+                    if (self && mw.owns(s, id) || id != x && !mw.policy(id).equals("Inherit")) {
+                        continue;
+                    }
+                    long o = isaOwner(s, id, new HashSet<>());
+                    if (o != 0) {
+                        out.add(new Match(Map.of(), id, o));
+                    }
                 }
             }
             return out;
@@ -548,6 +569,10 @@ final class BruteForce {
 
     /** Ids that are IsA subsets of x, transitively (BFS over every entity's own IsA pairs). */
     private Set<Long> subsets(long x) {
+        return subsetMemo.computeIfAbsent(x, this::findSubsets);
+    }
+
+    private Set<Long> findSubsets(long x) {
         Set<Long> out = new HashSet<>();
         boolean grew = true;
         while (grew) {
@@ -652,6 +677,8 @@ final class BruteForce {
         El f = t.first(), sec = t.second();
         Long fv = f.kind() == ElKind.CONST ? Long.valueOf(f.entity()) : f.kind() == ElKind.VAR ? vars.get(f.var()) : null;
         Long sv = sec.kind() == ElKind.CONST ? Long.valueOf(sec.entity()) : sec.kind() == ElKind.VAR ? vars.get(sec.var()) : null;
+        // pair substitution: a fixed relationship also stands for its IsA subsets (not with R|self)
+        Set<Long> firsts = f.kind() == ElKind.CONST && !f.self() ? subsets(f.entity()) : Set.of();
         Map<Long, Match> groups = new LinkedHashMap<>();
         for (long id : mw.type(e)) {
             if (!Ids.isPair(id)) {
@@ -661,7 +688,7 @@ final class BruteForce {
                 continue;
             }
             long a = mw.ofIndex(Ids.first(id)), b = mw.ofIndex(Ids.second(id));
-            if (fv != null && fv != a || sv != null && sv != b) {
+            if (fv != null && fv != a && !firsts.contains(a) || sv != null && sv != b) {
                 continue;
             }
             int gf = f.kind() == ElKind.ANY ? Ids.WILDCARD_INDEX : Ids.first(id);

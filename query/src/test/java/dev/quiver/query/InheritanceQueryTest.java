@@ -288,6 +288,62 @@ class InheritanceQueryTest extends QueryTestSupport {
         assertEquals(list("base | - | (Owns,gold)", "k3 | - | (Owns,gold)"), rows("(Owns, gold)"));
     }
 
+    /**
+     * ISA-10 on the relationship (pair substitution, Flecs v4 flecs_query_insert_inheritance):
+     * with {@code Loves IsA Likes}, {@code (Likes, X)} also matches holders of {@code (Loves, X)},
+     * the field reporting the pair held, with fixed, wildcard, {@code _} and variable targets, a
+     * {@code _} source, a bound source, negation; {@code Likes|self} turns it off.
+     */
+    @Test
+    void pairSubstitutionThroughRelationshipIsA() {
+        e("Likes");
+        isA("Loves", "Likes");
+        isA("Adores", "Loves");
+        with("a", "(Likes, pizza)");
+        with("b", "(Loves, pizza)");
+        with("c", "(Adores, pasta)", "(Likes, pasta)");
+        with("d", "(Loves, pasta)");
+        assertEquals(list("a | - | (Likes,pizza)", "b | - | (Loves,pizza)"), rows("(Likes, pizza)"));
+        assertEquals(list("a"), these("(Likes|self, pizza)"));
+        assertEquals(list("b"), these("(Loves, pizza)"));
+        assertEquals(list("c | - | (Adores,pasta)", "c | - | (Likes,pasta)", "d | - | (Loves,pasta)"),
+            rows("(Likes, pasta)"));
+        assertEquals(list("c | - | (Adores,pasta)", "d | - | (Loves,pasta)"), rows("(Loves, pasta)"));
+        assertEquals(5, count("(Likes, *)"));
+        // '_' collapses per relationship held, as Flecs' substituted variable does
+        assertEquals(list("a | - | (Likes,*)", "b | - | (Loves,*)", "c | - | (Adores,*)", "c | - | (Likes,*)",
+            "d | - | (Loves,*)"), rows("(Likes, _)"));
+        assertEquals(list("a | $x=pizza | (Likes,pizza) -", "b | $x=pizza | (Loves,pizza) -"),
+            rows("(Likes, $x), $x == pizza"));
+        assertEquals(2, count("Likes(c, $x)"));
+        assertEquals(list("a", "b"), these("(Likes, pizza), !(Likes, pasta)"));
+        assertEquals(list("a"), these("(Likes, pizza), !(Loves, *)"));
+        // a '_' source: each distinct pair held once
+        assertEquals(5, count("Likes(_, *)"));
+        // a relationship variable is not substituted: it binds the relationship held
+        assertEquals(list("b | $r=Loves"), answers("$r($this, pizza), $this == b"));
+        // Inherit pairs of a subset reached through IsA bases
+        with("Loves", "(OnInstantiate, Inherit)");
+        isA("kid", "b");
+        assertEquals(list("a | - | (Likes,pizza)", "b | - | (Loves,pizza)", "kid | - | (Loves,pizza)@b"),
+            rows("(Likes, pizza)"));
+    }
+
+    /** Pair substitution that the engine does not evaluate is refused, not answered short. */
+    @Test
+    void pairSubstitutionRefusals() {
+        with("LocatedIn", "Transitive");
+        isA("InCity", "LocatedIn");
+        with("x", "(InCity, paris)");
+        assertThrows(UnsupportedQueryException.class, () -> count("(LocatedIn, paris)"));
+        with("Likes", "Traversable");
+        isA("Loves", "Likes");
+        with("y", "(Loves, pizza)");
+        assertThrows(UnsupportedQueryException.class, () -> count("Likes($this|up ChildOf, pizza)"));
+        // with |self on the relationship nothing is substituted, so nothing is refused
+        assertEquals(0, count("(LocatedIn|self, paris)"));
+    }
+
     /** Pair values of an Inherit relationship are read on the base that provides them. */
     @Test
     void inheritedPairValues() {
@@ -299,16 +355,43 @@ class InheritanceQueryTest extends QueryTestSupport {
         assertEquals(Map.of("value", 3.0f), w.get(e("k1"), w.pair(amount, gold)));
     }
 
-    /** What inheritance would still change and the engine does not evaluate is refused, not answered short. */
+    /** {@code up IsA} on an id that is not Inherit is refused (Flecs refuses it). */
     @Test
-    void remainingRefusals() {
-        // IsA traversal needs Inherit (Flecs refuses it)
+    void upIsANeedsInherit() {
         e("Health");
         assertThrows(QueryValidationException.class, () -> count("Health(up IsA)"));
-        // an Inherit component with IsA subsets in use
+    }
+
+    /**
+     * Component inheritance and Inherit combined (once refused): an Inherit Mass with IsA subsets in
+     * use matches, per id, the source's own Mass or subset, and Mass (or a subset that is Inherit
+     * itself) from the nearest IsA base owning it; an Override subset was copied at instantiation.
+     */
+    @Test
+    void inheritIdWithSubsets() {
         with("Mass", "(OnInstantiate, Inherit)");
         isA("HeavyMass", "Mass");
+        isA("LightMass", "Mass");
+        with("LightMass", "(OnInstantiate, Inherit)");
+        with("base", "Mass");
+        with("base2", "HeavyMass");
+        with("base4", "LightMass");
         with("x", "HeavyMass");
-        assertThrows(UnsupportedQueryException.class, () -> count("Mass"));
+        isA("inst", "base");
+        isA("inst2", "base2");
+        isA("inst3", "base");
+        with("inst3", "HeavyMass");
+        isA("inst4", "base4");
+        assertEquals(list("base | - | Mass", "base2 | - | HeavyMass", "base4 | - | LightMass", "inst | - | Mass@base",
+            "inst2 | - | HeavyMass", "inst3 | - | HeavyMass", "inst3 | - | Mass@base", "inst4 | - | LightMass@base4",
+            "x | - | HeavyMass"), rows("Mass"));
+        assertEquals(list("inst | - | Mass@base", "inst3 | - | Mass@base", "inst4 | - | LightMass@base4"),
+            rows("Mass(up IsA)"));
+        assertEquals(list("base", "base2", "base4", "inst2", "inst3", "x"), these("Mass(self)"));
+        assertEquals(list("base", "inst", "inst3"), these("Mass|self"));
+        assertEquals(2, count("Mass(inst3)"));
+        assertEquals(list("inst3 | - | HeavyMass -", "inst3 | - | Mass@base -"), rows("Mass, $this == inst3"));
+        assertEquals(list("base4", "inst4"), these("LightMass"));
+        assertTrue(w.has(e("inst4"), e("LightMass")) && w.has(e("inst3"), e("Mass")));
     }
 }

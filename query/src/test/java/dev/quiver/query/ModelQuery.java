@@ -370,6 +370,9 @@ final class ModelQuery {
                 first = new El(ElKind.CONST, first.entity(), null, true);
             }
             Src src = source(rnd, bound, op, false);
+            if (mw.policy(first.entity()).equals("Inherit") && src.kind() != SrcKind.LOOKUP && rnd.nextInt(4) == 0) {
+                return new Term(op, first, null, src, rnd.nextBoolean() ? Trav.UP : Trav.SELF_UP, Builtin.IS_A);
+            }
             return new Term(op, first, null, src, rnd.nextInt(5) == 0 && src.kind() == SrcKind.THIS ? Trav.SELF : Trav.NONE, 0);
         } else if (k < 9 && op == Op.AND && !inScope) { // the Singleton, or a variable / wildcard id
             int c = rnd.nextInt(3);
@@ -399,6 +402,9 @@ final class ModelQuery {
             rel = 0;
             String v = var(rnd, bound, op != Op.NOT);
             first = v == null ? El.WILD : El.v(v);
+        }
+        if (rel != 0 && rel != Builtin.IS_A && rel != Builtin.CHILD_OF && rnd.nextInt(6) == 0) {
+            first = new El(ElKind.CONST, rel, null, true); // R|self: no pair substitution
         }
         Src src = source(rnd, bound, op, true);
         El second = element(rnd, bound, op, true);

@@ -20,10 +20,12 @@ import java.util.Set;
  * owned type) for the brute-force evaluator {@link BruteForce}.
  *
  * <p>Vocabulary: plain tags {@code T0..T2}; a taxonomy {@code U0..U3} whose members are IsA
- * subsets of each other (component inheritance); {@code C0} (OnInstantiate, Inherit),
+ * subsets of each other (component inheritance), U0 (and U2) sometimes (OnInstantiate, Inherit);
+ * {@code C0} (OnInstantiate, Inherit),
  * {@code C1} (Override, the default) and {@code C2} (DontInherit); a Singleton {@code S} on
  * itself; relationships {@code R0..R4} with random traits (Transitive, Reflexive, Exclusive,
- * Symmetric, Traversable); entities {@code e0..eN} with tags, pairs (cycles and self loops
+ * Symmetric, Traversable) and, mostly, {@code R5} IsA a non-transitive one of them and maybe
+ * {@code R6} IsA {@code R5} (pair substitution); entities {@code e0..eN} with tags, pairs (cycles and self loops
  * included), a ChildOf hierarchy, IsA bases (some Prefab, several bases per instance, diamond
  * shapes), Disabled entities and children named {@code c} for lookup variables; a component
  * {@code M {v: entity, k: i32}} on some entities (member-value terms {@code M.v(src, T)}, the
@@ -71,6 +73,13 @@ final class ModelWorld {
         if (rnd.nextBoolean()) {
             w.add(taxonomy.get(3), w.pair(Builtin.IS_A, taxonomy.get(1)));
         }
+        // an Inherit taxonomy (component inheritance and Inherit combined): U0, maybe U2 too
+        if (rnd.nextBoolean()) {
+            w.add(taxonomy.get(0), w.pair(Builtin.ON_INSTANTIATE, Builtin.INHERIT));
+            if (rnd.nextBoolean()) {
+                w.add(taxonomy.get(2), w.pair(Builtin.ON_INSTANTIATE, Builtin.INHERIT));
+            }
+        }
         String[] policy = {"Inherit", "Override", "DontInherit"};
         for (int i = 0; i < 3; i++) {
             long c = w.entity("C" + i);
@@ -109,6 +118,32 @@ final class ModelWorld {
                 w.add(r, w.pair(Builtin.ON_INSTANTIATE, Builtin.INHERIT));
             }
             rels.add(new Rel(r, "R" + i, transitive, reflexive, exclusive, symmetric, traversable));
+        }
+        // relationship inheritance (pair substitution, ISA-10): R5 IsA a non-transitive Rk, maybe R6 IsA R5
+        List<Rel> bases = new ArrayList<>();
+        for (Rel r : rels) {
+            if (!r.transitive()) {
+                bases.add(r);
+            }
+        }
+        if (!bases.isEmpty() && rnd.nextInt(4) > 0) {
+            long base = bases.get(rnd.nextInt(bases.size())).id();
+            for (int i = 5; i < 7; i++) {
+                long r = w.entity("R" + i);
+                w.add(r, w.pair(Builtin.IS_A, base));
+                boolean exclusive = rnd.nextInt(4) == 0;
+                if (exclusive) {
+                    w.add(r, Builtin.EXCLUSIVE);
+                }
+                if (rnd.nextInt(3) == 0) {
+                    w.add(r, w.pair(Builtin.ON_INSTANTIATE, Builtin.INHERIT));
+                }
+                rels.add(new Rel(r, "R" + i, false, false, exclusive, false, false));
+                if (rnd.nextBoolean()) {
+                    break;
+                }
+                base = r;
+            }
         }
         int n = 10 + rnd.nextInt(16);
         for (int i = 0; i < n; i++) {

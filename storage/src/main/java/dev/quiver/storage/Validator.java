@@ -11,8 +11,12 @@ import java.util.Map;
  *
  * <p>Validators are code, not data: they live in the {@link World} instance that registered them
  * (register them again after each open) and run in the writer's thread, inside the transaction.
- * They must not touch the world. Values copied by IsA instantiation, restored from a snapshot or
- * given by a data-less add are not validated.
+ * They must not touch the world. Besides every set, a validator runs on a value that enters an
+ * entity by a data-less {@link World#add} (the schema's defaults, or the value an Inherit id
+ * copies from a base) and on the Override values an IsA instantiation copies from the bases; a
+ * refusal there refuses that add, a refinement is stored. Not validated: a restore from a snapshot
+ * (it builds a new world, which has no validators until they are registered), values a {@code With}
+ * rule adds beside the id added, and a {@code (Disabled, C)} copy.
  */
 @FunctionalInterface
 public interface Validator {

@@ -337,7 +337,13 @@ public final class World implements AutoCloseable {
         int idx = aliveIndex(e);
         m.rules.checkNotBuiltin(idx);
         m.rules.checkConcrete(id);
-        mutate(() -> m.rules.add(idx, id));
+        mutate(() -> {
+            boolean validate = m.validators.applies(id) && !m.moves.tableOf(idx).hasId(id);
+            m.rules.add(idx, id);
+            if (validate) {
+                m.validators.checkStored(idx, id); // the default or inherited value a data-less add stores
+            }
+        });
     }
 
     /**
@@ -352,7 +358,21 @@ public final class World implements AutoCloseable {
         for (long id : ids) {
             m.rules.checkConcrete(id);
         }
-        mutate(() -> m.rules.addAll(idx, ids));
+        mutate(() -> {
+            long[] fresh = null;
+            for (int k = 0; k < ids.length; k++) {
+                if (m.validators.applies(ids[k]) && !m.moves.tableOf(idx).hasId(ids[k])) {
+                    fresh = fresh == null ? new long[ids.length] : fresh;
+                    fresh[k] = ids[k];
+                }
+            }
+            m.rules.addAll(idx, ids);
+            for (int k = 0; fresh != null && k < fresh.length; k++) {
+                if (fresh[k] != 0) {
+                    m.validators.checkStored(idx, fresh[k]);
+                }
+            }
+        });
     }
 
     /**
@@ -503,7 +523,8 @@ public final class World implements AutoCloseable {
 
     /**
      * Registers (null: removes) the {@link Validator} every later {@link #set} of component
-     * {@code id}, or of a pair of relationship {@code id}, runs first (Tecs init, TEC-06); in memory only.
+     * {@code id}, or of a pair of relationship {@code id}, runs first (Tecs init, TEC-06), and that a
+     * data-less {@link #add} or an IsA instantiation's copy runs on the value it stores; in memory only.
      *
      * @throws ValidationException when {@code id} is a pair or has no schema
      */
@@ -512,7 +533,7 @@ public final class World implements AutoCloseable {
     }
 
     /**
-     * The value of a data id on the entity as an ordered field map, or null when absent. An Inherit
+     * The value of a data id on the entity as a read-only ordered field map, or null when absent. An Inherit
      * id the entity does not own reads the nearest IsA base's value ({@link #owner}).
      */
     public Map<String, Object> get(long e, long id) {

@@ -68,7 +68,9 @@ final class WorldModel {
         inheritance = new Inheritance(entities, tables);
         values.setInheritance(inheritance);
         validators = new Validators(entities, schemas, values, paths);
-        rules.setInstantiation(new Prefabs(entities, tables, moves, names, rules, hierarchy, inheritance, paths, changes));
+        Prefabs prefabs = new Prefabs(entities, tables, moves, names, rules, hierarchy, inheritance, paths, changes);
+        prefabs.setValidators(validators);
+        rules.setInstantiation(prefabs);
         cleanup = new Cleanup(entities, tables, moves, reverse, names, schemas, traits, paths, changes);
         toggles = new Toggles(entities, tables, moves, traits, paths, changes);
         fieldReads = new FieldReads(values, paths);

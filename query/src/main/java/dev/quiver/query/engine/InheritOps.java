@@ -5,10 +5,12 @@ import dev.quiver.query.plan.Operand;
 import dev.quiver.query.plan.ResolvedTerm;
 import dev.quiver.query.plan.Step;
 import dev.quiver.storage.Builtin;
+import dev.quiver.storage.OnInstantiate;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.Types;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 
 /**
  * The IsA inheritance of id terms in the {@link Evaluator} (Flecs v4; FEATURES ISA-10, ISA-12), for
@@ -18,6 +20,10 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  *       table once, one result per id the entity holds (the field reports it);</li>
  *   <li>{@code up IsA} for Inherit ids: an entity that does not own X (or any entity, for
  *       {@code up} alone) matches when an IsA base owns X, with the nearest such base (depth first,
+ *       bases in type order) as the field's source; with component inheritance too, the same for
+ *       each subset D that is itself Inherit (per id, as Flecs' substituted variable is matched
+ *       {@code self|up} value by value; the ids {@code has} sees), so an instance owning D and
+ *       inheriting X gets both rows. In detail, the nearest base (depth first,
  *       bases in type order: {@link dev.quiver.storage.World#owner}) as the field's source. With the
  *       source unbound, the candidates are the rows of the tables holding IsA pairs (component
  *       index of {@code (IsA, *)}), decided once per table: which base provides X depends only on
@@ -75,28 +81,56 @@ final class InheritOps {
             }
         }
         if (in.up()) {
-            // who inherits X is decided by the type (its IsA bases), so this runs table by table
-            // over the tables holding IsA pairs, never entity by entity
+            // who inherits X (or a subset) is decided by the type (its IsA bases), so this runs
+            // table by table over the tables holding IsA pairs, never entity by entity
+            boolean[] upOk = inheritable(ids);
+            LongArrayList from = new LongArrayList();
             for (Table tb : ev.world.tables(IS_A_ANY)) {
-                if (tb.count() == 0 || (in.self() && tb.hasId(x)) || ev.skip(tb)) {
+                if (tb.count() == 0 || ev.skip(tb)) {
                     continue;
                 }
-                long owner = ownerUp(tb.entity(0), x);
-                if (owner == 0) {
-                    continue;
-                }
-                long[] ents = tb.entities();
-                for (int row = 0, n = tb.count(); row < n; row++) {
-                    ev.bindSource(slot, ents[row], tb, row);
-                    boolean r = emit(s, t, x, owner, k);
-                    ev.b.values[slot] = 0;
-                    if (!r) {
-                        return false;
-                    }
+                inheritedIds(tb, tb.entity(0), ids, upOk, in.self(), m, from);
+                if (!m.isEmpty() && !rows(s, tb, slot, m, from, k)) {
+                    return false;
                 }
             }
         }
         return true;
+    }
+
+    /**
+     * Which of {@code ids} (the term's id, then its IsA subsets) an up IsA search may find: the
+     * term's id (an Inherit id, or {@code up} would be refused) and the subsets that are
+     * {@code (OnInstantiate, Inherit)} themselves, the ids {@code has} sees through IsA.
+     */
+    private boolean[] inheritable(long[] ids) {
+        boolean[] ok = new boolean[ids.length];
+        ok[0] = true;
+        for (int i = 1; i < ids.length; i++) {
+            ok[i] = ev.world.onInstantiate(ids[i]) == OnInstantiate.INHERIT;
+        }
+        return ok;
+    }
+
+    /**
+     * The ids of {@code ids} that entity {@code e} (of table {@code tb}) sees through its IsA
+     * bases, into {@code out}, with the nearest base owning each into {@code from}; an id {@code e}
+     * owns is left out when {@code self} (it matched as its own).
+     */
+    private void inheritedIds(Table tb, long e, long[] ids, boolean[] upOk, boolean self, LongArrayList out,
+                              LongArrayList from) {
+        out.clear();
+        from.clear();
+        for (int i = 0; i < ids.length; i++) {
+            if (!upOk[i] || (self && tb.hasId(ids[i]))) {
+                continue;
+            }
+            long owner = ownerUp(e, ids[i]);
+            if (owner != 0) {
+                out.add(ids[i]);
+                from.add(owner);
+            }
+        }
     }
 
     /** Source bound or fixed. */
@@ -116,24 +150,21 @@ final class InheritOps {
         }
         long x = t.first().entity();
         Evaluator.Cont k = ev.next[s.id()];
+        long[] ids = ids(x, in);
         if (in.self()) {
-            boolean any = false;
-            for (long id : ids(x, in)) {
-                if (tb.hasId(id)) {
-                    any = true;
-                    if (!emit(s, t, id, src, k)) {
-                        return false;
-                    }
+            for (long id : ids) {
+                if (tb.hasId(id) && !emit(s, t, id, src, k)) {
+                    return false;
                 }
-            }
-            if (any || !in.up()) {
-                return true;
             }
         }
         if (in.up()) {
-            long owner = ownerUp(src, x);
-            if (owner != 0) {
-                return emit(s, t, x, owner, k);
+            LongArrayList m = new LongArrayList(), from = new LongArrayList();
+            inheritedIds(tb, src, ids, inheritable(ids), in.self(), m, from);
+            for (int i = 0; i < m.size(); i++) {
+                if (!emit(s, t, m.getLong(i), from.getLong(i), k)) {
+                    return false;
+                }
             }
         }
         return true;
@@ -141,19 +172,34 @@ final class InheritOps {
 
     /**
      * A pair or wildcard term, source unbound ({@link ResolvedTerm.Inherit#pairs}): the tables
-     * holding a matching pair, each row with its own matches; then the tables holding IsA pairs,
-     * each row with the matching Inherit pairs it sees through its bases and does not own (which
-     * those are depends only on the type, so they are found once per table).
+     * holding a matching pair, each row with its own matches; then (when {@code up}) the tables
+     * holding IsA pairs, each row with the matching Inherit pairs it sees through its bases and
+     * does not own (which those are depends only on the type, so they are found once per table).
+     * With pair substitution the own matches are those of the relationship and of its subsets.
      */
     private boolean selectPairs(Step s) {
-        // the own pairs the ordinary way (chunks, whole tables), then the inherited ones in the first chunk
-        if (!ev.selectOwn(s)) {
-            return false;
+        ResolvedTerm t = s.term();
+        ResolvedTerm.Inherit in = t.inherit();
+        long[] rels = rels(t);
+        if (rels == null) {
+            // the own pairs the ordinary way (chunks, whole tables), then the inherited ones in the first chunk
+            if (!ev.selectOwn(s)) {
+                return false;
+            }
+            if (ev.laterChunk(s)) {
+                return true;
+            }
+        } else {
+            if (ev.laterChunk(s)) {
+                return true;
+            }
+            if (!selectSubstituted(s, rels)) {
+                return false;
+            }
         }
-        if (ev.laterChunk(s)) {
+        if (!in.up()) {
             return true;
         }
-        ResolvedTerm t = s.term();
         int slot = t.source().slot();
         Evaluator.Cont k = ev.next[s.id()];
         long f = ev.value(t.first()), sec = ev.value(t.second());
@@ -164,12 +210,12 @@ final class InheritOps {
                 continue;
             }
             if (Types.hasMarker(tb.type())) { // sparse pairs: the own pairs differ row by row
-                if (!rowByRow(s, tb, slot, f, sec, anyF, anyS, m, from, k)) {
+                if (!rowByRow(s, tb, slot, f, rels, sec, anyF, anyS, m, from, k)) {
                     return false;
                 }
                 continue;
             }
-            inheritedPairs(tb.type(), tb.entity(0), f, sec, anyF, anyS, m, from);
+            inheritedPairs(tb.type(), tb.entity(0), f, rels, sec, anyF, anyS, m, from);
             if (!m.isEmpty() && !rows(s, tb, slot, m, from, k)) {
                 return false;
             }
@@ -177,13 +223,100 @@ final class InheritOps {
         return true;
     }
 
+    /**
+     * The own part of a substituted pair term, source unbound or {@code _}: each table holding a
+     * pair of the relationship or of one of its subsets once (a sparse marker's table row by row),
+     * every matching pair of each row; for a {@code _} source each distinct reported pair once.
+     * Never split in chunks: it runs whole in the first one.
+     */
+    private boolean selectSubstituted(Step s, long[] rels) {
+        ResolvedTerm t = s.term();
+        Evaluator.Cont k = ev.next[s.id()];
+        long sec = ev.value(t.second());
+        boolean anyS = t.second().kind() == Operand.Kind.ANY;
+        boolean anySource = t.source().kind() == Operand.Kind.ANY;
+        int slot = anySource ? -1 : t.source().slot();
+        LongOpenHashSet distinct = anySource ? new LongOpenHashSet() : null;
+        var seen = new IntOpenHashSet();
+        LongArrayList m = new LongArrayList();
+        for (long rel : rels) {
+            long pattern = Ids.pairOfIndices(Ids.index(rel), sec != 0 ? Ids.index(sec) : Ids.WILDCARD_INDEX);
+            for (Table tb : SparseOps.tables(ev.world, pattern)) {
+                if (tb.count() == 0 || !seen.add(tb.id()) || ev.skip(tb)) {
+                    continue;
+                }
+                boolean perRow = SparseOps.perRow(tb, true);
+                if (!perRow) {
+                    matchOwn(tb.type(), 0, rels, sec, false, anyS, m);
+                    if (m.isEmpty()) {
+                        continue;
+                    }
+                }
+                long[] ents = tb.entities();
+                for (int row = 0, n = tb.count(); row < n; row++) {
+                    if (perRow) {
+                        matchOwn(SparseOps.typeOf(ev.world, tb, row), 0, rels, sec, false, anyS, m);
+                    }
+                    if (anySource) {
+                        for (int i = 0; i < m.size(); i++) {
+                            long id = m.getLong(i);
+                            long key = anyS ? Ids.pairOfIndices(Ids.first(id), Ids.WILDCARD_INDEX) : id;
+                            if (distinct.add(key) && !ev.emit(s, t, id, Ids.WILDCARD, k)) {
+                                return false;
+                            }
+                        }
+                        continue;
+                    }
+                    if (m.isEmpty()) {
+                        continue;
+                    }
+                    ev.bindSource(slot, ents[row], tb, row);
+                    boolean r = ev.emitAll(s, t, m, ents[row], k);
+                    ev.b.values[slot] = 0;
+                    if (!r) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The own pairs of {@code type} matching the pattern into {@code out} (cleared first): with
+     * {@code rels} (pair substitution) those of each relationship in it, else of {@code f}.
+     */
+    private static void matchOwn(long[] type, long f, long[] rels, long sec, boolean anyF, boolean anyS,
+                                 LongArrayList out) {
+        out.clear();
+        if (rels == null) {
+            TypeMatch.match(type, true, f, sec, anyF, anyS, out);
+            return;
+        }
+        for (long r : rels) {
+            TypeMatch.match(type, true, r, sec, false, anyS, out);
+        }
+    }
+
+    /** The relationships a substituted pair term matches (its own first, then its IsA subsets), or null. */
+    private static long[] rels(ResolvedTerm t) {
+        long[] d = t.inherit().derived();
+        if (d.length == 0) {
+            return null;
+        }
+        long[] rels = new long[d.length + 1];
+        rels[0] = t.first().entity();
+        System.arraycopy(d, 0, rels, 1, d.length);
+        return rels;
+    }
+
     /** {@link #selectPairs} over a table holding sparse markers: each row with its own logical type. */
-    private boolean rowByRow(Step s, Table tb, int slot, long f, long sec, boolean anyF, boolean anyS,
+    private boolean rowByRow(Step s, Table tb, int slot, long f, long[] rels, long sec, boolean anyF, boolean anyS,
                              LongArrayList m, LongArrayList from, Evaluator.Cont k) {
         long[] ents = tb.entities();
         for (int row = 0, n = tb.count(); row < n; row++) {
             long e = ents[row];
-            inheritedPairs(SparseOps.typeOf(ev.world, tb, row), e, f, sec, anyF, anyS, m, from);
+            inheritedPairs(SparseOps.typeOf(ev.world, tb, row), e, f, rels, sec, anyF, anyS, m, from);
             if (m.isEmpty()) {
                 continue;
             }
@@ -224,16 +357,17 @@ final class InheritOps {
         }
         long f = ev.value(t.first()), sec = ev.value(t.second());
         boolean anyF = t.first().kind() == Operand.Kind.ANY, anyS = t.second().kind() == Operand.Kind.ANY;
+        long[] rels = rels(t);
         LongArrayList m = new LongArrayList(), from = new LongArrayList();
         long[] type = SparseOps.typeOf(ev.world, src); // the logical type: sparse pairs too
-        TypeMatch.match(type, true, f, sec, anyF, anyS, m);
+        matchOwn(type, f, rels, sec, anyF, anyS, m);
         if (!ev.emitAll(s, t, m, src, ev.next[s.id()])) {
             return false;
         }
-        if (!Types.hasPairOf(tb.type(), Ids.index(Builtin.IS_A))) {
+        if (!t.inherit().up() || !Types.hasPairOf(tb.type(), Ids.index(Builtin.IS_A))) {
             return true;
         }
-        inheritedPairs(type, src, f, sec, anyF, anyS, m, from);
+        inheritedPairs(type, src, f, rels, sec, anyF, anyS, m, from);
         return emitFrom(s, m, from, ev.next[s.id()]);
     }
 
@@ -252,20 +386,20 @@ final class InheritOps {
      * dev.quiver.storage.World#inheritedIds}), into {@code out}, with the base providing each into
      * {@code from}. A {@code _} position keeps one pair per group, none of a group {@code e} owns.
      */
-    private void inheritedPairs(long[] type, long e, long f, long sec, boolean anyF, boolean anyS, LongArrayList out,
-                                LongArrayList from) {
+    private void inheritedPairs(long[] type, long e, long f, long[] rels, long sec, boolean anyF, boolean anyS,
+                                LongArrayList out, LongArrayList from) {
         out.clear();
         from.clear();
         LongArrayList own = null;
         for (long id : ev.world.inheritedIds(e)) {
-            if (!Ids.isPair(id) || (f != 0 && Ids.first(id) != Ids.index(f))
+            if (!Ids.isPair(id) || !firstMatches(Ids.first(id), f, rels)
                     || (sec != 0 && Ids.second(id) != Ids.index(sec)) || collapsed(out, id, anyF, anyS)) {
                 continue;
             }
             if (anyF || anyS) {
                 if (own == null) {
                     own = new LongArrayList();
-                    TypeMatch.match(type, true, f, sec, anyF, anyS, own);
+                    matchOwn(type, f, rels, sec, anyF, anyS, own);
                 }
                 if (collapsed(own, id, anyF, anyS)) {
                     continue;
@@ -274,6 +408,19 @@ final class InheritOps {
             out.add(id);
             from.add(ev.world.owner(e, id));
         }
+    }
+
+    /** True when a pair's relationship index {@code first} matches {@code f} (0: any), or one of {@code rels}. */
+    private static boolean firstMatches(int first, long f, long[] rels) {
+        if (rels == null) {
+            return f == 0 || first == Ids.index(f);
+        }
+        for (long r : rels) {
+            if (first == Ids.index(r)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** True when a {@code _} position makes {@code id} one of the group of a pair in {@code out}. */

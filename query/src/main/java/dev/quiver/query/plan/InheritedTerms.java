@@ -35,8 +35,20 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  *       both agree. {@code (IsA, Base|self)} thus returns the instances of Base's subtypes, reported
  *       {@code (IsA,Base)@Mid} (NOTES K5).</li>
  * </ul>
- * Still refused with {@link UnsupportedQueryException}, instead of a short answer: an Inherit id
- * that also has IsA subsets in use.
+ * <ul>
+ *   <li><b>Pair substitution</b> (Flecs v4 component inheritance on the relationship: its query
+ *       compiler replaces a first element that has IsA subsets with a variable ranging over
+ *       {@code (IsA, R)}, self included, flecs_query_insert_inheritance). A pair term
+ *       {@code (R, T)} with a fixed relationship R that has IsA subsets ({@code Loves IsA Likes})
+ *       also matches {@code (Loves, T)}; T may be fixed, {@code *}, {@code _} or a variable, and
+ *       the field reports the pair held. {@code R|self} turns it off. Inherited pairs
+ *       ({@link #pairs}) follow: the Inherit pairs of R and its subsets seen through IsA bases.</li>
+ * </ul>
+ * Both combine: an Inherit X with IsA subsets D in use matches, per id of X and the D, the
+ * source's own id, else (for X, and for a D that is Inherit itself) the nearest IsA base owning
+ * it: the ids {@code World.has} sees, one row each.
+ * Still refused with {@link UnsupportedQueryException}, instead of a short answer: pair
+ * substitution on a Transitive relationship or with a traversal written on the source.
  */
 final class InheritedTerms {
     private static final int IS_A = Ids.index(Builtin.IS_A);
@@ -55,7 +67,6 @@ final class InheritedTerms {
      * @param tr     the traversal written on the term's source
      * @param selfId {@code |self} was written on the id (no component inheritance)
      * @throws dev.quiver.query.QueryValidationException for {@code up IsA} on an id that is not Inherit
-     * @throws UnsupportedQueryException for an Inherit id with IsA subsets in use
      */
     static ResolvedTerm.Inherit plain(World world, long x, Traversal tr, boolean selfId, String text, int column) {
         boolean inherit = world.isAlive(x) && world.onInstantiate(x) == OnInstantiate.INHERIT;
@@ -71,10 +82,6 @@ final class InheritedTerms {
             up = inherit;
         }
         long[] derived = selfId ? new long[0] : derived(world, x);
-        if (derived.length > 0 && up) {
-            throw refuse(world, text, column, world.idToString(x) + " is (OnInstantiate, Inherit) and "
-                    + world.idToString(derived[0]) + " IsA " + world.idToString(x) + " is in use");
-        }
         return new ResolvedTerm.Inherit(derived, self, up, false);
     }
 
@@ -130,6 +137,71 @@ final class InheritedTerms {
             return ResolvedTerm.Inherit.NONE;
         }
         return ResolvedTerm.Inherit.PAIRS;
+    }
+
+    /**
+     * Pair substitution for a pair term whose relationship is the fixed plain id {@code r}:
+     * {@code inherit} widened with R's transitive IsA subsets (every alive one, in use or not, so
+     * a cached query does not depend on which relationships hold pairs), and with the inherited
+     * pairs ({@link #pairs}) looked up when R or a subset is {@code (OnInstantiate, Inherit)}.
+     * Unchanged when R has no IsA subset.
+     *
+     * @param inherit    what {@link #pairs} decided for R alone
+     * @param transitive the term is evaluated over R's transitive closure
+     * @param anySource  the source is {@code _}
+     * @throws UnsupportedQueryException when R has IsA subsets and the term is transitive or has a
+     *         traversal written on its source
+     */
+    static ResolvedTerm.Inherit substitute(World world, ResolvedTerm.Inherit inherit, long r, Traversal tr,
+                                           boolean transitive, boolean anySource, String text, int column) {
+        long[] subs = subsets(world, r);
+        if (subs.length == 0) {
+            return inherit;
+        }
+        if (transitive) {
+            throw refuse(world, text, column, "pair substitution on transitive relationship " + world.idToString(r)
+                + ", which has IsA subset " + world.idToString(subs[0]));
+        }
+        if (!tr.isNone()) {
+            throw refuse(world, text, column, "pair substitution with a traversal on the source: "
+                + world.idToString(subs[0]) + " IsA " + world.idToString(r));
+        }
+        boolean up = !anySource && inheritable(world, r);
+        for (long d : subs) {
+            up |= !anySource && inheritable(world, d);
+        }
+        return new ResolvedTerm.Inherit(subs, true, up, true);
+    }
+
+    private static boolean inheritable(World world, long r) {
+        return world.onInstantiate(Ids.pairOfIndices(Ids.index(r), Ids.WILDCARD_INDEX)) == OnInstantiate.INHERIT;
+    }
+
+    /** Every alive transitive IsA subset of {@code r} (not {@code r} itself), in id order. */
+    static long[] subsets(World world, long r) {
+        var out = new LongArrayList();
+        if (!world.isAlive(r) || world.tables(Ids.pairOfIndices(IS_A, Ids.index(r))).isEmpty()) {
+            return out.toLongArray();
+        }
+        var seen = new IntOpenHashSet();
+        var queue = new IntArrayList();
+        seen.add(Ids.index(r));
+        queue.add(Ids.index(r));
+        for (int q = 0; q < queue.size(); q++) {
+            world.forEachSourceIndex(Builtin.IS_A, queue.getInt(q), s -> {
+                if (seen.add(s)) {
+                    queue.add(s);
+                }
+            });
+        }
+        for (int q = 1; q < queue.size(); q++) {
+            long d = world.entityOfIndex(queue.getInt(q));
+            if (d != 0) {
+                out.add(d);
+            }
+        }
+        out.sort(null);
+        return out.toLongArray();
     }
 
     private static UnsupportedQueryException refuse(World world, String text, int column, String why) {

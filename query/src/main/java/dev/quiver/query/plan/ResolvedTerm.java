@@ -46,12 +46,15 @@ public record ResolvedTerm(Term ast, Operand first, Operand second, Operand sour
      * IsA inheritance of a term on a plain fixed id X (Flecs v4, FEATURES ISA-10, ISA-12):
      *
      * @param derived the ids D in use with {@code (IsA, X)} (transitively) the term matches too
-     *     (component inheritance; the field reports the id held); empty when none
+     *     (component inheritance; the field reports the id held); for a pair term, the
+     *     relationships that are IsA subsets of its fixed relationship (pair substitution:
+     *     {@code (R, T)} matches {@code (D, T)} too); empty when none
      * @param self the source's own ids match (every term but {@code X(up IsA)})
      * @param up an IsA base of the source that owns X matches, the nearest one as the field's
      *     source (X is {@code (OnInstantiate, Inherit)}: {@code self|up IsA} by default)
-     * @param pairs a pair or wildcard term (not transitive, no traversal written, source not
-     *     {@code _}) whose pattern may match Inherit pairs: the source's own matching pairs, and the
+     * @param pairs a pair or wildcard term (not transitive, no traversal written) evaluated by
+     *     the inheritance ops: the source's own matching pairs, and (when {@code up}: source not
+     *     {@code _}, a pattern that may match Inherit pairs) the
      *     matching Inherit pairs it sees through its IsA bases and does not own, each reported with
      *     the nearest base holding it (depth first, bases in type order) as the field's source: the
      *     ids {@code has} sees (Flecs v4 {@code self|up IsA} for Inherit ids; IsA pairs are Inherit,

@@ -303,6 +303,10 @@ final class Resolver {
         if (second != null && (first.kind() != Operand.Kind.CONST || !Ids.isPair(first.entity()))) {
             inherit = InheritedTerms.pairs(world, first, srcRef.traversal(), transitive,
                 source.kind() == Operand.Kind.ANY);
+            if (first.kind() == Operand.Kind.CONST && !first.selfOnly()) {
+                inherit = InheritedTerms.substitute(world, inherit, first.entity(), srcRef.traversal(), transitive,
+                    source.kind() == Operand.Kind.ANY, t.toString(), t.column());
+            }
         }
         if (second != null && second.kind() == Operand.Kind.CONST) {
             noteBuiltin(second.entity());

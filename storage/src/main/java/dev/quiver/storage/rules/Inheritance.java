@@ -111,17 +111,19 @@ public final class Inheritance {
         if (ownsId(t, i, id)) {
             return i;
         }
-        if (!Types.hasPairOf(t.type(), IS_A) || policy(id) != OnInstantiate.INHERIT) {
+        long[] type = t.type(); // only its IsA pairs are read: builtins are never sparse
+        int start = Types.pairsStart(type, IS_A);
+        if (!Types.isPairOf(type, start, IS_A) || policy(id) != OnInstantiate.INHERIT) {
             return 0;
         }
         visits = 0;
-        int o = baseOwningUnmarked(i, id);
+        int o = baseOwningUnmarked(type, start, id);
         return o >= 0 ? o : baseOwning(i, id, new IntOpenHashSet());
     }
 
     /** True when entity index {@code i} (of table {@code t}) owns {@code id} ({@link SparsePairs#owns}). */
     private boolean ownsId(Table t, int i, long id) {
-        return sparse == null ? t.hasId(id) : sparse.owns(t, i, id);
+        return sparse == null || !Ids.isPair(id) ? t.hasId(id) : sparse.owns(t, i, id);
     }
 
     /** Bases visited by the current {@link #baseOwningUnmarked} walk. */
@@ -131,13 +133,14 @@ public final class Inheritance {
 
     /**
      * {@link #baseOwning} without a visited set, allocating nothing (the common case: a short
-     * chain). IsA is acyclic, so the walk ends; a base reached twice through a diamond did not own
-     * the id the first time either, so the answer is the same. -1 when the walk passed
+     * chain), over the IsA pairs of {@code type} from position {@code start} (the hot path of an
+     * inherited get: each base's table is read once, for its own ids and its IsA pairs). IsA is
+     * acyclic, so the walk ends; a base reached twice through a diamond did not own the id the
+     * first time either, so the answer is the same. -1 when the walk passed
      * {@link #UNMARKED_VISITS} bases (a hierarchy with many diamonds): walk again with a set.
      */
-    private int baseOwningUnmarked(int i, long id) {
-        long[] type = builtinsOf(i); // only its IsA pairs are read
-        for (int k = Types.pairsStart(type, IS_A); Types.isPairOf(type, k, IS_A); k++) {
+    private int baseOwningUnmarked(long[] type, int start, long id) {
+        for (int k = start; Types.isPairOf(type, k, IS_A); k++) {
             int b = Ids.second(type[k]);
             if (!entities.isAliveIndex(b)) {
                 continue;
@@ -145,12 +148,17 @@ public final class Inheritance {
             if (++visits > UNMARKED_VISITS) {
                 return -1;
             }
-            if (ownsId(tables.get(entities.table(b)), b, id)) {
+            Table bt = tables.get(entities.table(b));
+            if (ownsId(bt, b, id)) {
                 return b;
             }
-            int deeper = baseOwningUnmarked(b, id);
-            if (deeper != 0) {
-                return deeper;
+            long[] btype = bt.type();
+            int bs = Types.pairsStart(btype, IS_A);
+            if (Types.isPairOf(btype, bs, IS_A)) {
+                int deeper = baseOwningUnmarked(btype, bs, id);
+                if (deeper != 0) {
+                    return deeper;
+                }
             }
         }
         return 0;

@@ -173,6 +173,9 @@ public final class Prefabs implements TraitRules.Instantiation {
             rules.add(instance, id);
             if (moves.tableOf(instance).column(id) != null) {
                 copyValue(from.getInt(k), instance, id);
+                if (validators != null) {
+                    validators.checkStored(instance, id); // TEC-06: a copied Override value is validated too
+                }
             }
         }
         for (int k = 0; k < disabled.size(); k++) {
@@ -232,6 +235,14 @@ public final class Prefabs implements TraitRules.Instantiation {
             long copy = existing != 0 ? existing : hierarchy.create(name, instanceId);
             rules.add(Ids.index(copy), Ids.pairOfIndices(IS_A, c));
         }
+    }
+
+    /** The validators a copied Override value runs ({@link Validators#checkStored}); null: none. */
+    private Validators validators;
+
+    /** Sets the validators (once, while the world is wired). */
+    public void setValidators(Validators validators) {
+        this.validators = validators;
     }
 
     /** Copies the value of data id {@code id} from entity index {@code from} to {@code to} (both own it). */

@@ -14,8 +14,13 @@ import java.util.Map;
 /**
  * The {@link Validator}s of components and relationships (Tecs {@code init}, FEATURES TEC-06): which
  * one a set runs, and running it on the value the set would store, before anything changes. A
- * plain id runs its component's validator, a pair {@code (R, T)} its relationship's. Held in memory
- * only (validators are code); not thread-safe.
+ * plain id runs its component's validator, a pair {@code (R, T)} its relationship's. Also run
+ * ({@link #checkStored}) on a value that enters by a data-less add (the schema's defaults, or the
+ * value an Inherit id copies from a base) and on the Override values an IsA instantiation copies.
+ * Not run: on restore from a snapshot (a restore builds a new world, which has no validators until
+ * they are registered after it opens), on values a {@code With} rule adds beside the id added, and on
+ * a disabled {@code (Disabled, C)} copy (its value is C's as the base held it). Held in memory only
+ * (validators are code); not thread-safe.
  */
 public final class Validators {
     private final Int2ObjectOpenHashMap<Validator> byIndex = new Int2ObjectOpenHashMap<>();
@@ -57,6 +62,36 @@ public final class Validators {
     /** True when {@code id} (a component or relationship) has a validator. */
     public boolean has(long id) {
         return byIndex.containsKey(Ids.index(id));
+    }
+
+    /** True when {@code id} is a data id whose component or relationship has a validator. */
+    public boolean applies(long id) {
+        return !byIndex.isEmpty() && byIndex.containsKey(Ids.isPair(id) ? Ids.first(id) : Ids.index(id))
+                && schemas.of(id) != null;
+    }
+
+    /**
+     * Runs the validator of {@code id}, if any, on the value entity index {@code idx} owns now, which
+     * entered other than by a set: a data-less add's default or inherited value, or a value an IsA
+     * instantiation copied from a base (Tecs runs init wherever a value is built). A refined value
+     * is written in place.
+     *
+     * @throws ValidationException when the validator refuses or fails (the transaction then changes
+     *                             nothing)
+     */
+    public void checkStored(int idx, long id) {
+        if (!applies(id)) {
+            return;
+        }
+        Map<String, Object> value = values.get(idx, id);
+        if (value == null) {
+            return; // not a value the entity holds as data (a tag pair, a disabled id)
+        }
+        Object[] none = values.prepare(id, Map.of());
+        Object[] vals = check(idx, id, none);
+        if (vals != none) {
+            values.set(idx, id, vals);
+        }
     }
 
     /**

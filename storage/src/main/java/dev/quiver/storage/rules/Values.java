@@ -130,7 +130,7 @@ public final class Values {
     }
 
     /**
-     * The value of a data id on entity index {@code idx} as an ordered field map, or null when it
+     * The value of a data id on entity index {@code idx} as a read-only ordered field map, or null when it
      * neither owns it nor inherits it (an Inherit id of an IsA base, nearest owner first:
      * {@link Inheritance#owner}).
      */
@@ -140,7 +140,17 @@ public final class Values {
             return null;
         }
         Column c = moves.tableOf(owner).column(id);
-        return c == null ? null : c.row(entities.row(owner));
+        return c == null ? null : rowMap(c, entities.row(owner));
+    }
+
+    /** The value in {@code row} of column {@code c} as a read-only ordered field map ({@link ValueMap}). */
+    private static Map<String, Object> rowMap(Column c, int row) {
+        Schema s = c.schema();
+        Object[] vals = new Object[s.size()];
+        for (int f = 0; f < vals.length; f++) {
+            vals[f] = c.value(f, row);
+        }
+        return new ValueMap(s, vals);
     }
 
     /**
