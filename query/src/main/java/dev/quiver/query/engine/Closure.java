@@ -37,6 +37,7 @@ final class Closure {
     private final long relationship;
     private final int rel;
     private final Int2ObjectOpenHashMap<int[]> upMemo = new Int2ObjectOpenHashMap<>();
+    private final Int2ObjectOpenHashMap<int[]> targetMemo = new Int2ObjectOpenHashMap<>();
     private final Int2ObjectOpenHashMap<int[]> downMemo = new Int2ObjectOpenHashMap<>();
     private final Int2ObjectOpenHashMap<int[]> downSorted = new Int2ObjectOpenHashMap<>();
     private final Int2IntOpenHashMap testCounts = new Int2IntOpenHashMap();
@@ -133,7 +134,48 @@ final class Closure {
         if (java.util.Arrays.binarySearch(t.type(), Types.marker(rel)) < 0) {
             return tableClosure(t);
         }
-        return closureOfType(world.sparse().logicalType(t.type(), Ids.index(e)));
+        int[] targets = world.sparse().targets(Ids.index(e), rel);
+        return targets.length == 1 ? targetClosure(targets[0]) : union(targets, 0, targets.length);
+    }
+
+    /**
+     * The closure of a source whose one R target is {@code x}: x and everything reachable from x
+     * (the same array for every source of x, memoised).
+     */
+    int[] targetClosure(int x) {
+        int[] m = targetMemo.get(x);
+        if (m != null) {
+            return m;
+        }
+        int[] up = up(x);
+        int[] out;
+        if (contains(up, x)) {
+            out = up;
+        } else {
+            out = new int[up.length + 1];
+            out[0] = x;
+            System.arraycopy(up, 0, out, 1, up.length);
+        }
+        memo(targetMemo, x, out);
+        return out;
+    }
+
+    /** The union of the closures of targets {@code xs[from..to)}: each x and everything reachable from it. */
+    private int[] union(int[] xs, int from, int to) {
+        unionMarks.newWalk();
+        union.clear();
+        for (int k = from; k < to; k++) {
+            int x = xs[k];
+            if (unionMarks.mark(x)) {
+                union.add(x);
+            }
+            for (int z : up(x)) {
+                if (unionMarks.mark(z)) {
+                    union.add(z);
+                }
+            }
+        }
+        return union.toIntArray();
     }
 
     /** True when the closure differs by row in table {@code t} (it holds R's sparse marker). */
@@ -147,34 +189,14 @@ final class Closure {
         while (Types.isPairOf(type, end, rel)) {
             end++;
         }
-        int[] out;
         if (end - start == 1) {
-            int x = Ids.second(type[start]);
-            int[] up = up(x);
-            if (contains(up, x)) {
-                out = up;
-            } else {
-                out = new int[up.length + 1];
-                out[0] = x;
-                System.arraycopy(up, 0, out, 1, up.length);
-            }
-        } else {
-            unionMarks.newWalk();
-            union.clear();
-            for (int k = start; k < end; k++) {
-                int x = Ids.second(type[k]);
-                if (unionMarks.mark(x)) {
-                    union.add(x);
-                }
-                for (int z : up(x)) {
-                    if (unionMarks.mark(z)) {
-                        union.add(z);
-                    }
-                }
-            }
-            out = union.toIntArray();
+            return targetClosure(Ids.second(type[start]));
         }
-        return out;
+        int[] xs = new int[end - start];
+        for (int k = start; k < end; k++) {
+            xs[k - start] = Ids.second(type[k]);
+        }
+        return union(xs, 0, xs.length);
     }
 
     /** The closure of one entity (the closure of its table). */

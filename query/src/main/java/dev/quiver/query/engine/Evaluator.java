@@ -66,6 +66,8 @@ public final class Evaluator {
     private final long[] cacheFirst;
     private final long[] cacheSecond;
     private final boolean[] deadConstant;
+    /** Per step id: a row-independent generator that may batch the rows of sparse marker tables ({@link MarkerSafety}). */
+    private final boolean[] markerSafe;
     private final TransitiveOps transitive = new TransitiveOps(this);
     private final PredicateOps predicates = new PredicateOps(this);
     private final InheritOps inheritance = new InheritOps(this);
@@ -123,6 +125,7 @@ public final class Evaluator {
         for (int i = 0; i < n; i++) {
             scratch[i] = new LongArrayList();
         }
+        markerSafe = MarkerSafety.of(plan);
         link(plan.steps(), this::yield);
         chunkStep = plan.steps().isEmpty() ? -1 : plan.steps().get(0).id();
     }
@@ -212,14 +215,39 @@ public final class Evaluator {
         return s.rowIndependent() && (counting || (batching && slot == 0));
     }
 
-    /** Binds the first row of a table handled at once ({@link #wholeTable}); the caller restores mult and batchRows. */
-    void startTable(int slot, long first, Table tb, int n) {
-        bindSource(slot, first, tb, 0);
+    /**
+     * True when a generator handling whole tables ({@link #wholeTable}) may do so for {@code tb}:
+     * it holds no sparse marker, or no later step reads more than the generated variable's table
+     * type ({@link MarkerSafety}).
+     */
+    boolean batchable(Step s, Table tb) {
+        return markerSafe[s.id()] || !Types.hasMarker(tb.type());
+    }
+
+    /**
+     * Binds row {@code offset} of {@code tb}, standing for rows {@code offset} to
+     * {@code offset + n - 1} ({@link #wholeTable}); returns the multiplier to give back to
+     * {@link #endRows}.
+     */
+    long startRows(int slot, Table tb, int offset, int n) {
+        long saved = mult;
+        bindSource(slot, tb.entity(offset), tb, offset);
         if (counting) {
             mult *= n;
         } else {
             b.batchRows = n;
+            b.batchOffset = offset;
         }
+        return saved;
+    }
+
+    /** Ends a batch of {@link #startRows}: unbinds the slot, forgets the batch and the per-row field ids. */
+    void endRows(int slot, long savedMult) {
+        b.values[slot] = 0;
+        b.batchRows = 0;
+        b.batchOffset = 0;
+        mult = savedMult;
+        java.util.Arrays.fill(b.rowIds, null);
     }
 
     /**
@@ -423,7 +451,7 @@ public final class Evaluator {
             if (n == 0 || skip(tb)) {
                 continue;
             }
-            if (SparseOps.perRow(tb, pair)) {
+            if (SparseOps.perRow(tb, pair, f, anyF)) {
                 if (!sparse.selectRows(s, t, tb, pair, f, sec, anyF, anyS, slot, distinct, k)) {
                     return false;
                 }
@@ -447,13 +475,10 @@ public final class Evaluator {
                 continue;
             }
             long[] ents = tb.entities();
-            if (wholeTable(s, slot) && !Types.hasMarker(tb.type())) { // sparse pairs differ by row
-                long saved = mult;
-                startTable(slot, ents[0], tb, n);
+            if (wholeTable(s, slot) && batchable(s, tb)) {
+                long saved = startRows(slot, tb, 0, n);
                 boolean r = emitAll(s, t, m, ents[0], k);
-                b.values[slot] = 0;
-                b.batchRows = 0;
-                mult = saved;
+                endRows(slot, saved);
                 if (!r) {
                     return false;
                 }
@@ -491,7 +516,7 @@ public final class Evaluator {
         long sec = pair ? value(t.second()) : 0;
         int id = s.id();
         LongArrayList m = scratch[id];
-        if (SparseOps.perRow(tb, pair)) { // the match depends on the row: no cache
+        if (SparseOps.perRow(tb, pair, f, t.first().kind() == Operand.Kind.ANY)) { // the match depends on the row: no cache
             m.clear();
             TypeMatch.match(SparseOps.typeOf(world, src), pair, f, sec, t.first().kind() == Operand.Kind.ANY,
                 t.second().kind() == Operand.Kind.ANY, m);
@@ -629,13 +654,10 @@ public final class Evaluator {
             for (int row = 0; row < n && !builtins; row++) {
                 builtins = Builtin.isBuiltin(ents[row]);
             }
-            if (!builtins && wholeTable(s, slot) && !Types.hasMarker(tb.type())) {
-                long saved = mult;
-                startTable(slot, ents[0], tb, n);
+            if (!builtins && wholeTable(s, slot) && batchable(s, tb)) {
+                long saved = startRows(slot, tb, 0, n);
                 boolean r = k.go();
-                b.values[slot] = 0;
-                b.batchRows = 0;
-                mult = saved;
+                endRows(slot, saved);
                 if (!r) {
                     return false;
                 }

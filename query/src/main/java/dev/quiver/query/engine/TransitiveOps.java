@@ -3,6 +3,7 @@ package dev.quiver.query.engine;
 import dev.quiver.index.Ids;
 import dev.quiver.query.plan.ResolvedTerm;
 import dev.quiver.query.plan.Step;
+import dev.quiver.storage.table.SparseStore;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.Types;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
@@ -111,26 +112,21 @@ final class TransitiveOps {
                 continue;
             }
             boolean perRow = c.perRow(tb);
-            int[] cl = perRow ? null : c.tableClosure(tb);
             long[] ents = tb.entities();
-            if (!perRow && ev.wholeTable(s, slot) && !Types.hasMarker(tb.type())) {
-                long saved = ev.mult;
-                ev.startTable(slot, ents[0], tb, n);
-                boolean r = true;
-                for (int i = 0; i < cl.length && r; i++) {
-                    long e = ev.world.entityOfIndex(cl[i]);
-                    if (e != 0) {
-                        r = emitTarget(s, t, rel, ents[0], e, k);
-                    }
-                }
-                ev.b.values[slot] = 0;
-                ev.b.batchRows = 0;
-                ev.mult = saved;
-                if (!r) {
+            boolean whole = ev.wholeTable(s, slot) && ev.batchable(s, tb);
+            if (whole && !perRow) {
+                if (!emitRun(s, t, rel, tb, 0, n, c.tableClosure(tb), slot, k)) {
                     return false;
                 }
                 continue;
             }
+            if (whole && !t.reflexive()) {
+                if (!sparseRuns(s, t, c, tb, slot, k)) {
+                    return false;
+                }
+                continue;
+            }
+            int[] cl = perRow ? null : c.tableClosure(tb);
             for (int row = 0; row < n; row++) {
                 long src = ents[row];
                 if (perRow) {
@@ -152,6 +148,51 @@ final class TransitiveOps {
                     return false;
                 }
             }
+        }
+        return true;
+    }
+
+    /** One result per closure element standing for rows {@code from} to {@code to - 1} of {@code tb}, which share closure {@code cl}. */
+    private boolean emitRun(Step s, ResolvedTerm t, long rel, Table tb, int from, int to, int[] cl, int slot,
+                            Evaluator.Cont k) {
+        long saved = ev.startRows(slot, tb, from, to - from);
+        long first = tb.entity(from);
+        boolean r = true;
+        for (int i = 0; i < cl.length && r; i++) {
+            long e = ev.world.entityOfIndex(cl[i]);
+            if (e != 0) {
+                r = emitTarget(s, t, rel, first, e, k);
+            }
+        }
+        ev.endRows(slot, saved);
+        return r;
+    }
+
+    /**
+     * {@link #all} over a table holding R's sparse marker, by a generator handling whole tables:
+     * the rows' first targets are read at once ({@link SparseStore#firsts}); each run of
+     * consecutive rows with the same single target shares that target's closure and is handed out
+     * together ({@link #emitRun}); a row with several targets gets its own closure.
+     */
+    private boolean sparseRuns(Step s, ResolvedTerm t, Closure c, Table tb, int slot, Evaluator.Cont k) {
+        int n = tb.count();
+        long rel = t.first().entity();
+        int[] firsts = new int[n];
+        ev.world.sparse().store().firsts(Ids.index(rel), tb.entities(), 0, n, firsts);
+        int row = 0;
+        while (row < n) {
+            int f = firsts[row];
+            int end = row + 1;
+            if (f > 0) {
+                while (end < n && firsts[end] == f) {
+                    end++;
+                }
+            }
+            if (f != 0 && !emitRun(s, t, rel, tb, row, end, f > 0 ? c.targetClosure(f) : c.entityClosure(tb, tb.entity(row)),
+                    slot, k)) {
+                return false;
+            }
+            row = end;
         }
         return true;
     }
