@@ -1,6 +1,7 @@
 package dev.quiver.query.engine;
 
 import dev.quiver.index.Ids;
+import dev.quiver.storage.table.SparseStore;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.Types;
 import dev.quiver.storage.World;
@@ -46,9 +47,13 @@ final class Closure {
     // visited marks, kept per thread across evaluations; one kind of walk may enclose the other
     private final VisitMarks bfsMarks = VisitMarks.BFS.get();
     private final VisitMarks unionMarks = VisitMarks.UNION.get();
-    private final IntArrayList queue = new IntArrayList();
+    private final IntArrayList queue = bfsMarks.queue;
     private final IntArrayList result = new IntArrayList();
     private final IntArrayList union = new IntArrayList();
+    /** The targets of one entity ({@link #targets}), reused by the walks (never nested). */
+    private final IntArrayList edges = new IntArrayList();
+    /** The forward store when R is stored sparse, else null. */
+    private final SparseStore store;
     private final java.util.function.IntConsumer downVisitor;
 
     // last table closure, rows of one table arrive together
@@ -59,6 +64,7 @@ final class Closure {
         this.world = world;
         this.relationship = relationship;
         this.rel = Ids.index(relationship);
+        this.store = world.sparse().isSparse(rel) ? world.sparse().store() : null;
         this.downVisitor = s -> {
             if (bfsMarks.mark(s)) {
                 queue.add(s);
@@ -95,12 +101,10 @@ final class Closure {
                 }
                 continue;
             }
-            long[] type = typeOf(y);
-            if (type == null) {
-                continue;
-            }
-            for (int k = Types.pairsStart(type, rel); Types.isPairOf(type, k, rel); k++) {
-                int z = Ids.second(type[k]);
+            edges.clear();
+            targets(y, edges);
+            for (int k = 0, n = edges.size(); k < n; k++) {
+                int z = edges.getInt(k);
                 if (bfsMarks.mark(z)) {
                     result.add(z);
                     queue.add(z);
@@ -255,12 +259,10 @@ final class Closure {
         queue.clear();
         queue.add(s);
         for (int qi = 0; qi < queue.size(); qi++) {
-            long[] type = typeOf(queue.getInt(qi));
-            if (type == null) {
-                continue;
-            }
-            for (int k = Types.pairsStart(type, rel); Types.isPairOf(type, k, rel); k++) {
-                int z = Ids.second(type[k]);
+            edges.clear();
+            targets(queue.getInt(qi), edges);
+            for (int k = 0, ne = edges.size(); k < ne; k++) {
+                int z = edges.getInt(k);
                 if (z == t) {
                     return true;
                 }
@@ -283,9 +285,32 @@ final class Closure {
         return false;
     }
 
-    private long[] typeOf(int index) {
+    /**
+     * Adds the R targets of entity index {@code index} to {@code out}: the (R, x) pairs of its
+     * table type, then, when R is stored sparse, its targets in the forward store (ascending),
+     * read in place of building its logical type. Nothing for a dead index.
+     */
+    private void targets(int index, IntArrayList out) {
         long e = world.entityOfIndex(index);
-        return e == 0 ? null : world.sparse().logicalType(world.table(e).type(), index);
+        if (e == 0) {
+            return;
+        }
+        long[] type = world.table(e).type();
+        for (int k = Types.pairsStart(type, rel); Types.isPairOf(type, k, rel); k++) {
+            if (!Types.isMarker(type[k])) {
+                out.add(Ids.second(type[k]));
+            }
+        }
+        if (store != null) {
+            int f = store.first(rel, index);
+            if (f != 0) {
+                out.add(f);
+                int[] more = store.more(rel, index);
+                if (more != null) {
+                    out.addElements(out.size(), more);
+                }
+            }
+        }
     }
 
     private void memo(Int2ObjectOpenHashMap<int[]> map, int key, int[] value) {

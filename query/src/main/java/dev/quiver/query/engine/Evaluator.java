@@ -216,6 +216,15 @@ public final class Evaluator {
     }
 
     /**
+     * True when a top-level step about to bind {@code slot} may hand out runs of rows of one table
+     * as one result ({@code TRANS_DOWN}): counting, or {@code $this} in a table-at-a-time run, and
+     * no later step reads more of the slot than its table type ({@link MarkerSafety}).
+     */
+    boolean rowRuns(Step s, int slot) {
+        return (counting || (batching && slot == 0)) && markerSafe[s.id()] && b.values[slot] == 0;
+    }
+
+    /**
      * True when a generator handling whole tables ({@link #wholeTable}) may do so for {@code tb}:
      * it holds no sparse marker, or no later step reads more than the generated variable's table
      * type ({@link MarkerSafety}).

@@ -16,21 +16,27 @@ import java.util.List;
  * generated variable but its table type: every later term on that variable is a plain
  * {@link OpKind#WITH} of a non-pair id (no pair, no IsA inheritance, no member value), and the
  * variable appears in no other position. Decided per plan when an evaluation starts, so a plan
- * stays right when a relationship switches to sparse storage after planning.
+ * stays right when a relationship switches to sparse storage after planning. The same rule lets a
+ * walk that finds its sources one by one ({@code TRANS_DOWN}) hand out the sources that lie in
+ * consecutive rows of one table together ({@link Evaluator#rowRuns}).
  */
 final class MarkerSafety {
     private MarkerSafety() {}
 
-    /** Per step id: true for a top-level row-independent generator whose later steps read only the generated variable's table type. */
+    /**
+     * Per step id: true for a top-level step binding a variable source (or {@link OpKind#EACH})
+     * whose later steps read only that variable's table type.
+     */
     static boolean[] of(Plan plan) {
         List<Step> steps = plan.steps();
         boolean[] out = new boolean[plan.stepCount()];
         for (int i = 0; i < steps.size(); i++) {
             Step s = steps.get(i);
-            if (!s.rowIndependent()) {
+            boolean each = s.kind() == OpKind.EACH;
+            if (!each && (s.term() == null || s.term().source() == null || s.term().source().kind() != Operand.Kind.VAR)) {
                 continue;
             }
-            int v = s.kind() == OpKind.EACH ? s.eachSlot() : s.term().source().slot();
+            int v = each ? s.eachSlot() : s.term().source().slot();
             boolean ok = true;
             for (int j = i + 1; j < steps.size() && ok; j++) {
                 ok = typeOnly(steps.get(j), v);

@@ -185,21 +185,24 @@ final class SparseOps {
         }
         LongArrayList m = new LongArrayList(2);
         long[] ents = tb.entities();
-        for (int row = 0; row < tb.count(); row++) {
+        int n = tb.count();
+        int[] firsts = new int[n];
+        st.firsts(rel, ents, 0, n, firsts);
+        for (int row = 0; row < n; row++) {
             long e = ents[row];
             int src = Ids.index(e);
-            int t0 = st.first(rel, src);
+            int t0 = Math.abs(firsts[row]);
             if (t0 == 0) {
                 continue;
             }
             m.clear();
             if (want >= 0) {
-                if (st.has(rel, src, want)) {
+                if (t0 == want || (firsts[row] < 0 && st.has(rel, src, want))) {
                     m.add(Ids.pairOfIndices(rel, want));
                 }
             } else {
                 m.add(Ids.pairOfIndices(rel, t0));
-                int[] more = anyS ? null : st.more(rel, src);
+                int[] more = anyS || firsts[row] > 0 ? null : st.more(rel, src);
                 if (more != null) {
                     for (int x : more) {
                         m.add(Ids.pairOfIndices(rel, x));

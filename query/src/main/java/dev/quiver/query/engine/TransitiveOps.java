@@ -4,6 +4,7 @@ import dev.quiver.index.Ids;
 import dev.quiver.query.plan.ResolvedTerm;
 import dev.quiver.query.plan.Step;
 import dev.quiver.storage.table.SparseStore;
+import dev.quiver.storage.World;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.Types;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
@@ -43,11 +44,58 @@ final class TransitiveOps {
                 return false;
             }
         }
+        if (ev.rowRuns(s, slot)) {
+            return downRuns(s, slot, down, pair, k);
+        }
         for (int idx : down) {
             long e = ev.world.entityOfIndex(idx);
             if (e != 0 && !emitSource(s, slot, e, pair, k)) {
                 return false;
             }
+        }
+        return true;
+    }
+
+    /**
+     * The sources of {@link #down} handed out in runs ({@link Evaluator#rowRuns}): sources that
+     * follow each other in the walk and in one table's rows (siblings, usually) are one result
+     * standing for those rows; the walk order is kept.
+     */
+    private boolean downRuns(Step s, int slot, int[] down, long pair, Evaluator.Cont k) {
+        World world = ev.world;
+        Table run = null;
+        int from = 0, to = 0;
+        for (int i = 0; i <= down.length; i++) {
+            Table tb = null;
+            int row = -1;
+            if (i < down.length) {
+                if (run != null && to < run.count() && Ids.index(run.entity(to)) == down[i]) {
+                    to++; // the next row of the run's table holds this source: no entity lookup
+                    continue;
+                }
+                long e = world.entityOfIndex(down[i]);
+                if (e == 0) {
+                    continue;
+                }
+                tb = world.table(e);
+                row = world.row(e);
+                if (tb == run && row == to) {
+                    to++;
+                    continue;
+                }
+            }
+            if (run != null && !ev.skip(run)) {
+                long saved = ev.startRows(slot, run, from, to - from);
+                ev.setField(s.field(), pair, run.entity(from));
+                boolean ok = ev.next[s.id()].go();
+                ev.endRows(slot, saved);
+                if (!ok) {
+                    return false;
+                }
+            }
+            run = tb;
+            from = row;
+            to = row + 1;
         }
         return true;
     }

@@ -156,29 +156,23 @@ public final class TableResult {
     }
 
     /**
-     * Writes row {@code i} in {@code QueryRow}'s layout into {@code out} (zeroed, of
-     * {@code variables + 2 * fields + (fields + 63) / 64} longs): the variables, each field's id,
-     * each field's source (a self field's is the row's entity), the set bits. One freshness check
-     * for the whole row: the hot path of row-by-row iteration.
+     * Internal (for {@link dev.quiver.query.Query}'s rows, which share it instead of copying it per
+     * row): checks that row {@code i} exists and that the world was not written since this step
+     * was made, and returns the step's data in {@code QueryRow}'s layout: the variables, each
+     * field's id, each field's source, the set bits, the self bits (a self field's source is the
+     * row's entity). Do not modify it.
      *
-     * @return the row's entity ({@code $this}), or 0 when the query has none
+     * @throws WorldChangedException when the world was written since this step was made
      */
-    public long fillRow(int i, long[] out) {
+    public long[] sharedData(int i) {
         checkFresh();
         Objects.checkIndex(i, count);
-        int nv = nv(), nf = shape.fieldCount(), words = (nf + 63) / 64;
-        long self = shape.hasThis() ? entities[offset + i] : 0;
-        System.arraycopy(data, 0, out, 0, nv);
-        for (int f = 0; f < nf; f++) {
-            long bit = 1L << f;
-            if ((data[nv + 2 * nf + (f >>> 6)] & bit) == 0) {
-                continue;
-            }
-            out[nv + f] = rowIds != null && rowIds[f] != null ? rowIds[f][i] : data[nv + f];
-            out[nv + nf + f] = (data[nv + 2 * nf + words + (f >>> 6)] & bit) != 0 ? self : data[nv + nf + f];
-            out[nv + 2 * nf + (f >>> 6)] |= bit;
-        }
-        return self;
+        return data;
+    }
+
+    /** Internal (with {@link #sharedData}): per field the ids of the rows when they differ by row, else null; null when none do. Do not modify. */
+    public long[][] sharedRowIds() {
+        return rowIds;
     }
 
     /** The reported variable names (no {@code $this}), in first-appearance order. */
