@@ -85,10 +85,19 @@ final class TransitiveOps {
                 }
             }
             if (run != null && !ev.skip(run)) {
-                long saved = ev.startRows(slot, run, from, to - from);
-                ev.setField(s.field(), pair, run.entity(from));
-                boolean ok = ev.next[s.id()].go();
-                ev.endRows(slot, saved);
+                boolean ok;
+                if (to - from == 1) { // a single row: no batch to make
+                    long e = run.entity(from);
+                    ev.bindSource(slot, e, run, from);
+                    ev.setField(s.field(), pair, e);
+                    ok = ev.next[s.id()].go();
+                    ev.b.values[slot] = 0;
+                } else {
+                    long saved = ev.startRows(slot, run, from, to - from);
+                    ev.setField(s.field(), pair, run.entity(from));
+                    ok = ev.next[s.id()].go();
+                    ev.endRows(slot, saved);
+                }
                 if (!ok) {
                     return false;
                 }
@@ -203,8 +212,14 @@ final class TransitiveOps {
     /** One result per closure element standing for rows {@code from} to {@code to - 1} of {@code tb}, which share closure {@code cl}. */
     private boolean emitRun(Step s, ResolvedTerm t, long rel, Table tb, int from, int to, int[] cl, int slot,
                             Evaluator.Cont k) {
-        long saved = ev.startRows(slot, tb, from, to - from);
+        boolean single = to - from == 1; // a single row: no batch to make
         long first = tb.entity(from);
+        long saved = 0;
+        if (single) {
+            ev.bindSource(slot, first, tb, from);
+        } else {
+            saved = ev.startRows(slot, tb, from, to - from);
+        }
         boolean r = true;
         for (int i = 0; i < cl.length && r; i++) {
             long e = ev.world.entityOfIndex(cl[i]);
@@ -212,7 +227,11 @@ final class TransitiveOps {
                 r = emitTarget(s, t, rel, first, e, k);
             }
         }
-        ev.endRows(slot, saved);
+        if (single) {
+            ev.b.values[slot] = 0;
+        } else {
+            ev.endRows(slot, saved);
+        }
         return r;
     }
 
