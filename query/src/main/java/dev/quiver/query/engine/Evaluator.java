@@ -29,7 +29,7 @@ import java.util.List;
  * <p>Operation families: id terms, operators and {@code EACH} here; the transitive operations in
  * {@link TransitiveOps} (over {@link Closure}s); the equality predicates in {@link PredicateOps};
  * upward traversal ({@code up R}, {@code self|up R}) in {@link UpTraversal}; member-value terms in
- * {@link MemberOps}; the *From operators in {@link FromOps}.
+ * {@link MemberOps}; the *From operators in {@link FromOps}; {@code EACH} in {@link EachOps}.
  *
  * <p>Prefab and Disabled tables are skipped unless the query mentions those ids (QS-47). Terms
  * widened by IsA inheritance (component inheritance, {@code self|up IsA}) run in {@link InheritOps}.
@@ -75,6 +75,7 @@ public final class Evaluator {
     private final MemberOps members = new MemberOps(this);
     private final FromOps from = new FromOps(this);
     private final SparseOps sparse = new SparseOps(this);
+    private final EachOps each = new EachOps(this);
     private Sink sink;
     boolean counting;
     private long count;
@@ -303,7 +304,7 @@ public final class Evaluator {
     }
 
     /** The tables a table walk binding {@code slot} visits: the restriction for $this, else {@code all}. */
-    private List<Table> walked(int slot, List<Table> all) {
+    List<Table> walked(int slot, List<Table> all) {
         return slot == 0 && thisTables != null ? thisTables : all;
     }
 
@@ -400,7 +401,7 @@ public final class Evaluator {
             case OPTIONAL: return optional(s);
             case OR: return or(s);
             case NOT_SCOPE: return notScope(s);
-            case EACH: return each(s);
+            case EACH: return each.each(s);
             case MEMBER_SELECT: return members.select(s);
             case MEMBER_WITH: return members.with(s);
             case AND_FROM: return from.and(s);
@@ -645,46 +646,6 @@ public final class Evaluator {
         }
         unsetField(s.field());
         return next[s.id()].go();
-    }
-
-    /** Binds a slot to every entity, table by table (queries without a positive $this term). */
-    private boolean each(Step s) {
-        int slot = s.eachSlot();
-        Cont k = next[s.id()];
-        List<Table> walk = walked(slot, world.allTables());
-        for (int ti = walkStart(s, walk.size()), end = walkEnd(s, walk.size()); ti < end; ti++) {
-            Table tb = walk.get(ti);
-            int n = tb.count();
-            if (n == 0 || skip(tb)) {
-                continue;
-            }
-            long[] ents = tb.entities();
-            boolean builtins = false;
-            for (int row = 0; row < n && !builtins; row++) {
-                builtins = Builtin.isBuiltin(ents[row]);
-            }
-            if (!builtins && wholeTable(s, slot) && batchable(s, tb)) {
-                long saved = startRows(slot, tb, 0, n);
-                boolean r = k.go();
-                endRows(slot, saved);
-                if (!r) {
-                    return false;
-                }
-                continue;
-            }
-            for (int row = 0; row < n; row++) {
-                if (Builtin.isBuiltin(ents[row])) {
-                    continue;
-                }
-                bindSource(slot, ents[row], tb, row);
-                boolean r = k.go();
-                b.values[slot] = 0;
-                if (!r) {
-                    return false;
-                }
-            }
-        }
-        return true;
     }
 
     // ------------------------------------------------------------------ bindings
