@@ -38,8 +38,9 @@ import java.util.stream.StreamSupport;
  *
  * <p>Iteration is table by table ({@link TableResult}, Flecs v4 iterators): when the term that binds
  * {@code $this} walks the component index and every later term reads only the table's type, one
- * step stands for all rows of a table, with the fields' data readable as columns; otherwise steps
- * are single rows. The per-row {@link #each}, {@link #forEach}, {@link #rows} and {@link #stream}
+ * step stands for all rows of a table (or a run of them, {@link TableResult}), with the fields'
+ * data readable as columns and, for a wildcard over non-fragmenting pairs, the field's id per row;
+ * otherwise steps are single rows. The per-row {@link #each}, {@link #forEach}, {@link #rows} and {@link #stream}
  * are built on it. Writes while a callback iteration runs are refused
  * ({@link dev.quiver.storage.WorldIteratingException}); a pull iteration ({@link #iter()},
  * {@link #stream()}) fails fast with {@link WorldChangedException} after a write. Field values:

@@ -169,7 +169,9 @@ public final class Evaluator {
      * Runs the plan table by table: like {@link #run}, except that a top-level generator of
      * {@code $this} the planner marked row-independent (a table walk whose later steps read only
      * the table's type) yields one result per table and later-step match, standing for all the
-     * table's rows ({@link Bindings#batchRows()}). Other results are single rows.
+     * table's rows ({@link Bindings#batchRows()}); sparse marker tables and transitive walks may
+     * yield runs of rows ({@link Bindings#batchOffset()}, {@link #rowRuns}). Other results are
+     * single rows.
      */
     public void runTables(Sink sink) {
         this.sink = sink;

@@ -15,10 +15,12 @@ import java.util.Objects;
  * One step of a query iteration (Flecs v4 {@code ecs_iter_t} after {@code ecs_query_next}):
  * {@link #count()} results that share everything but their {@code $this} entity, usually a whole
  * table's rows ({@link #table()}, rows {@link #offset()} to {@code offset() + count() - 1}),
- * otherwise one row. The engine hands out whole tables when the term that binds {@code $this} walks
- * the component index and every later term only reads the table's type; results of variables bound
- * per row, transitive walks from a fixed target or traversal come one row at a time. A query
- * without {@code $this} has one result per step ({@link #entity(int)} is 0).
+ * a run of a table's rows, or one row. The engine hands out whole tables when the term that binds
+ * {@code $this} walks the component index and every later term only reads the table's type; a
+ * transitive walk from a fixed target hands out the sources it finds in consecutive rows of one
+ * table together, and a transitive variable over a non-fragmenting relationship the consecutive
+ * rows with the same target; results of variables bound per row and of traversal come one row at
+ * a time. A query without {@code $this} has one result per step ({@link #entity(int)} is 0).
  *
  * <p>Per step: each field's id ({@link #fieldId}), whether it is set, and its source: a field is
  * <em>self</em> ({@link #fieldIsSelf}) when its source is each row's own entity, and then its data
