@@ -52,8 +52,13 @@ final class Closure {
     private final IntArrayList union = new IntArrayList();
     /** The targets of one entity ({@link #targets}), reused by the walks (never nested). */
     private final IntArrayList edges = new IntArrayList();
-    /** The forward store when R is stored sparse, else null. */
-    private final SparseStore store;
+    /**
+     * The forward store when R is stored sparse, else null; looked up on the first forward walk
+     * ({@link #targets}), since after a load the store is built on first use and a backward walk
+     * ({@link #down}) needs only the reverse index.
+     */
+    private SparseStore store;
+    private boolean storeKnown;
     private final java.util.function.IntConsumer downVisitor;
 
     // last table closure, rows of one table arrive together
@@ -64,7 +69,6 @@ final class Closure {
         this.world = world;
         this.relationship = relationship;
         this.rel = Ids.index(relationship);
-        this.store = world.sparse().isSparse(rel) ? world.sparse().store() : null;
         this.downVisitor = s -> {
             if (bfsMarks.mark(s)) {
                 queue.add(s);
@@ -300,6 +304,10 @@ final class Closure {
             if (!Types.isMarker(type[k])) {
                 out.add(Ids.second(type[k]));
             }
+        }
+        if (!storeKnown) {
+            store = world.sparse().isSparse(rel) ? world.sparse().store() : null;
+            storeKnown = true;
         }
         if (store != null) {
             int f = store.first(rel, index);
