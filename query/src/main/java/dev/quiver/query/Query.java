@@ -38,8 +38,9 @@ import java.util.stream.StreamSupport;
  *
  * <p>Iteration is table by table ({@link TableResult}, Flecs v4 iterators): when the term that binds
  * {@code $this} walks the component index and every later term reads only the table's type, one
- * step stands for all rows of a table, with the fields' data readable as columns; otherwise steps
- * are single rows. The per-row {@link #each}, {@link #forEach}, {@link #rows} and {@link #stream}
+ * step stands for all rows of a table (or a run of them, {@link TableResult}), with the fields'
+ * data readable as columns and, for a wildcard over non-fragmenting pairs, the field's id per row;
+ * otherwise steps are single rows. The per-row {@link #each}, {@link #forEach}, {@link #rows} and {@link #stream}
  * are built on it. Writes while a callback iteration runs are refused
  * ({@link dev.quiver.storage.WorldIteratingException}); a pull iteration ({@link #iter()},
  * {@link #stream()}) fails fast with {@link WorldChangedException} after a write. Field values:
@@ -307,17 +308,32 @@ public final class Query {
                 if (b.batchRows() == 0 && plan.hasThis()) {
                     return visitor.test(row(b)); // one row (a transitive or per-row match): no table view
                 }
-                TableResult t = TableResult.capture(sh, b);
-                for (int i = 0, n = t.count(); i < n; i++) {
-                    if (!visitor.test(row(t, i))) {
-                        return false;
-                    }
-                }
-                return true;
+                return eachRow(TableResult.capture(sh, b), visitor);
             });
         } finally {
             world.endIteration();
         }
+    }
+
+    /**
+     * Passes the rows of one step to {@code visitor}, sharing the step's data: the world refuses
+     * writes while {@link #each} runs, so the step stays valid without a check per row.
+     */
+    private boolean eachRow(TableResult t, Predicate<QueryRow> visitor) {
+        long[] data = t.sharedData(0);
+        long[][] rowIds = t.sharedRowIds();
+        long[] ents = t.entities();
+        Table table = t.table();
+        List<String> names = plan.variableNames();
+        int off = t.offset(), fields = plan.fieldCount();
+        boolean hasThis = plan.hasThis();
+        for (int i = 0, n = t.count(); i < n; i++) {
+            long e = hasThis ? ents[off + i] : 0;
+            if (!visitor.test(new QueryRow(world, names, e, table, off + i, fields, data, rowIds, i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Calls {@code action} with every result ({@link #each}). */
@@ -466,7 +482,6 @@ public final class Query {
         return false;
     }
 
-    /** Row {@code i} of a step as a {@link QueryRow}. */
     /** The one result the bindings hold (not a table batch), as {@link #row(TableResult, int)} would give it. */
     private QueryRow row(Bindings b) {
         int[] slots = plan.variableSlots();
@@ -486,14 +501,15 @@ public final class Query {
         Table t = b.table(0);
         int row = b.row(0);
         boolean inTable = t != null && row >= 0 && row < t.count() && t.entity(row) == self;
-        return new QueryRow(world, plan.variableNames(), self, inTable ? t : null, inTable ? row : -1, n, data);
+        return new QueryRow(world, plan.variableNames(), self, inTable ? t : null, inTable ? row : -1, n, data, null, 0);
     }
 
+    /** Row {@code i} of a step as a {@link QueryRow}, sharing the step's data. */
     private QueryRow row(TableResult t, int i) {
-        int n = plan.fieldCount();
-        long[] data = new long[QueryRow.dataLength(plan.variableSlots().length, n)];
-        long thisEntity = t.fillRow(i, data);
-        return new QueryRow(world, plan.variableNames(), thisEntity, t.table(), t.offset() + i, n, data);
+        long[] data = t.sharedData(i);
+        long thisEntity = plan.hasThis() ? t.entities()[t.offset() + i] : 0;
+        return new QueryRow(world, plan.variableNames(), thisEntity, t.table(), t.offset() + i, plan.fieldCount(), data,
+            t.sharedRowIds(), i);
     }
 
     @Override

@@ -27,13 +27,19 @@ public final class QueryRow {
     private final int thisRow;
     private final int fields;
     /**
-     * One array per row (rows are made by the million): the variable values, then each field's
-     * id, then each field's source, then the set flags as a bitset of {@code (fields + 63) / 64}
-     * words.
+     * Shared by the rows of one query step (rows are made by the million; the array is never
+     * written after the step is made): the variable values, then each field's id, then each
+     * field's source, then the set flags and the self flags as bitsets of {@code (fields + 63) / 64}
+     * words each. A self field's source is the row's {@code $this}.
      */
     private final long[] data;
+    /** Per field, the ids of the step's rows when they differ by row, else null; null when none do. */
+    private final long[][] rowIds;
+    /** This row's position in {@link #rowIds}. */
+    private final int rowIndex;
 
-    QueryRow(World world, List<String> names, long thisEntity, Table thisTable, int thisRow, int fields, long[] data) {
+    QueryRow(World world, List<String> names, long thisEntity, Table thisTable, int thisRow, int fields, long[] data,
+             long[][] rowIds, int rowIndex) {
         this.world = world;
         this.names = names;
         this.thisEntity = thisEntity;
@@ -41,11 +47,13 @@ public final class QueryRow {
         this.thisRow = thisRow;
         this.fields = fields;
         this.data = data;
+        this.rowIds = rowIds;
+        this.rowIndex = rowIndex;
     }
 
-    /** Length of the data array of a row with these counts. */
+    /** Length of the data array of a row with these counts (the layout of {@link #data}). */
     static int dataLength(int variables, int fields) {
-        return variables + 2 * fields + (fields + 63) / 64;
+        return variables + 2 * fields + 2 * ((fields + 63) / 64);
     }
 
     private int vars() {
@@ -106,12 +114,19 @@ public final class QueryRow {
      * (R, target); {@code _} positions report {@code *}. 0 when the field is not set.
      */
     public long fieldId(int i) {
-        return fieldSet(i) ? data[vars() + i] : 0;
+        if (!fieldSet(i)) {
+            return 0;
+        }
+        return rowIds != null && rowIds[i] != null ? rowIds[i][rowIndex] : data[vars() + i];
     }
 
     /** The entity field {@code i} matched on (its source); 0 when not set; {@code *} for a {@code _} source. */
     public long fieldSource(int i) {
-        return fieldSet(i) ? data[vars() + fields + i] : 0;
+        if (!fieldSet(i)) {
+            return 0;
+        }
+        int words = (fields + 63) / 64;
+        return (data[vars() + 2 * fields + words + (i >>> 6)] & (1L << i)) != 0 ? thisEntity : data[vars() + fields + i];
     }
 
     /** True when field {@code i} is set. */
@@ -171,17 +186,33 @@ public final class QueryRow {
             return false;
         }
         QueryRow r = (QueryRow) o;
-        return thisEntity == r.thisEntity && fields == r.fields && Arrays.equals(data, r.data);
+        if (thisEntity != r.thisEntity || fields != r.fields || !Arrays.equals(variables(), r.variables())) {
+            return false;
+        }
+        for (int f = 0; f < fields; f++) {
+            if (fieldSet(f) != r.fieldSet(f) || fieldId(f) != r.fieldId(f) || fieldSource(f) != r.fieldSource(f)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
     public int hashCode() {
-        return Long.hashCode(thisEntity) * 31 + Arrays.hashCode(data);
+        int h = Long.hashCode(thisEntity) * 31 + Arrays.hashCode(variables());
+        for (int f = 0; f < fields; f++) {
+            h = h * 31 + (fieldSet(f) ? Long.hashCode(fieldId(f) * 31 + fieldSource(f)) : 1);
+        }
+        return h;
     }
 
     @Override
     public String toString() {
+        long[] ids = new long[fields];
+        for (int f = 0; f < fields; f++) {
+            ids[f] = fieldSet(f) ? fieldId(f) : 0;
+        }
         return "QueryRow[this=" + thisEntity + ", vars=" + Arrays.toString(variables()) + ", fields="
-            + Arrays.toString(Arrays.copyOfRange(data, vars(), vars() + fields)) + "]";
+            + Arrays.toString(ids) + "]";
     }
 }

@@ -75,6 +75,10 @@ final class IterationCheck {
                 assertEquals(t.entities()[t.offset() + i], t.entity(i));
             }
             for (int f = 0; f < t.fieldCount(); f++) {
+                assertEquals(t.fieldIds(f)[i], t.fieldId(f, i), "fieldIds of field " + f + " of " + q.text());
+                if (!t.fieldIdPerRow(f)) {
+                    assertEquals(t.fieldId(f), t.fieldId(f, i), "one id of field " + f + " of " + q.text());
+                }
                 if (t.fieldIsSelf(f)) {
                     assertEquals(t.entity(i), t.fieldSource(f, i), "self field " + f + " of " + q.text());
                     assertEquals(0, t.fieldSource(f));

@@ -230,12 +230,18 @@ class IterationTest extends QueryTestSupport {
         with("la", "(LocatedIn, california)", "City");
         with("california", "(LocatedIn, usa)");
         with("alice", "(LocatedIn, sf)");
-        // a transitive walk from a fixed target binds $this per entity: single-row steps, same answers
+        // a transitive walk from a fixed target finds $this entity by entity: sources that follow
+        // each other in the walk and in one table's rows (sf, la) come as one step, the others alone
         Query down = Query.parse(w, "(LocatedIn, usa)");
+        var counts = new ArrayList<Integer>();
         down.forEachTable(t -> {
-            assertEquals(1, t.count());
+            counts.add(t.count());
+            for (int i = 0; i < t.count(); i++) {
+                assertEquals(t.entity(i), t.fieldSource(0, i));
+            }
             return true;
         });
+        assertEquals(List.of(1, 2, 1), counts);
         IterationCheck.check(down);
         Query vars = Query.parse(w, "(LocatedIn, $p), City($p)");
         vars.forEachTable(t -> {

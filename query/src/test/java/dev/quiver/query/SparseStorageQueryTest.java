@@ -111,6 +111,37 @@ class SparseStorageQueryTest {
         return out;
     }
 
+    /** Each result as its $this and each field's id and source, row by row ({@code rows}), sorted. */
+    private static List<String> rowKeys(Query q) {
+        var out = new ArrayList<String>();
+        for (QueryRow r : q.rows(-1)) {
+            StringBuilder sb = new StringBuilder().append(r.thisEntity());
+            for (int f = 0; f < r.fieldCount(); f++) {
+                sb.append(' ').append(r.fieldId(f)).append('@').append(r.fieldSource(f));
+            }
+            out.add(sb.toString());
+        }
+        Collections.sort(out);
+        return out;
+    }
+
+    /** {@link #rowKeys} read from the steps of {@code forEachTable} (per-row field ids included), sorted. */
+    private static List<String> stepKeys(Query q) {
+        var out = new ArrayList<String>();
+        q.forEachTable(t -> {
+            for (int i = 0; i < t.count(); i++) {
+                StringBuilder sb = new StringBuilder().append(q.hasThis() ? t.entity(i) : 0);
+                for (int f = 0; f < t.fieldCount(); f++) {
+                    sb.append(' ').append(t.fieldId(f, i)).append('@').append(t.fieldSource(f, i));
+                }
+                out.add(sb.toString());
+            }
+            return true;
+        });
+        Collections.sort(out);
+        return out;
+    }
+
     private static List<Long> thisOf(Query q) {
         var out = new ArrayList<Long>();
         for (QueryRow r : q.rows(-1)) {
@@ -155,6 +186,8 @@ class SparseStorageQueryTest {
                 assertEquals(want, rows(s), "seed " + seed + ": " + text);
                 assertEquals(want, cached(sparse, text), "seed " + seed + ", cached: " + text);
                 assertEquals(thisOf(d), tableByTable(s), "seed " + seed + ", table by table: " + text);
+                assertEquals(rowKeys(d), stepKeys(s), "seed " + seed + ", table by table with ids: " + text);
+                IterationCheck.check(s);
             }
         }
     }

@@ -13,8 +13,12 @@ public final class Bindings {
     final long[] fieldIds;
     final long[] fieldSources;
     final boolean[] fieldSet;
-    /** Rows of {@code tables[0]} this result stands for (from row 0); 0 for one row ({@link #batchRows()}). */
+    /** Rows of {@code tables[0]} this result stands for (from {@link #batchOffset}); 0 for one row ({@link #batchRows()}). */
     int batchRows;
+    /** The first row of a batch in {@code tables[0]} ({@link #batchOffset()}). */
+    int batchOffset;
+    /** Per field: the ids of a batch's rows when they differ by row, else null ({@link #fieldRowIds}). */
+    final long[][] rowIds;
 
     Bindings(int slots, int fields) {
         values = new long[slots];
@@ -23,6 +27,7 @@ public final class Bindings {
         fieldIds = new long[fields];
         fieldSources = new long[fields];
         fieldSet = new boolean[fields];
+        rowIds = new long[fields][];
     }
 
     /** The entity bound to a slot, 0 when unbound. */
@@ -42,13 +47,30 @@ public final class Bindings {
 
     /**
      * In a table-at-a-time run ({@link Evaluator#runTables}): when positive, this result stands for
-     * rows 0 to {@code batchRows() - 1} of {@link #table(int) table(0)}, with {@code $this} bound to
-     * row 0 here; every field whose source is {@code $this} has that row's entity as its source,
-     * and everything else is the same for each row. 0 when the result is the one row
-     * {@link #row(int) row(0)}.
+     * rows {@link #batchOffset()} to {@code batchOffset() + batchRows() - 1} of
+     * {@link #table(int) table(0)}, with {@code $this} bound to the first of them here; every field
+     * whose source is {@code $this} has that row's entity as its source, a field with
+     * {@link #fieldRowIds} has an id per row, and everything else is the same for each row. 0 when
+     * the result is the one row {@link #row(int) row(0)}.
      */
     public int batchRows() {
         return batchRows;
+    }
+
+    /** The first row of a batch ({@link #batchRows()}) in {@link #table(int) table(0)}; 0 outside batches. */
+    public int batchOffset() {
+        return batchRows > 0 ? batchOffset : 0;
+    }
+
+    /**
+     * For a batch ({@link #batchRows()}): the id field {@code field} matched on each of its rows,
+     * entry {@code i} for row {@code batchOffset() + i}, when the ids differ by row (a wildcard pair
+     * term over non-fragmenting pairs, whose table holds only the marker {@code (R, *)}); null when
+     * the field has the one id {@link #fieldId}, and always null outside batches. A fresh array per
+     * batch, not reused by the engine: a sink may keep it (do not modify it).
+     */
+    public long[] fieldRowIds(int field) {
+        return batchRows > 0 && fieldSet[field] ? rowIds[field] : null;
     }
 
     /** The id matched by a field (0 when not set). */

@@ -1,6 +1,7 @@
 package dev.quiver.query.engine;
 
 import dev.quiver.index.Ids;
+import dev.quiver.storage.table.SparseStore;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.Types;
 import dev.quiver.storage.World;
@@ -37,6 +38,7 @@ final class Closure {
     private final long relationship;
     private final int rel;
     private final Int2ObjectOpenHashMap<int[]> upMemo = new Int2ObjectOpenHashMap<>();
+    private final Int2ObjectOpenHashMap<int[]> targetMemo = new Int2ObjectOpenHashMap<>();
     private final Int2ObjectOpenHashMap<int[]> downMemo = new Int2ObjectOpenHashMap<>();
     private final Int2ObjectOpenHashMap<int[]> downSorted = new Int2ObjectOpenHashMap<>();
     private final Int2IntOpenHashMap testCounts = new Int2IntOpenHashMap();
@@ -45,9 +47,18 @@ final class Closure {
     // visited marks, kept per thread across evaluations; one kind of walk may enclose the other
     private final VisitMarks bfsMarks = VisitMarks.BFS.get();
     private final VisitMarks unionMarks = VisitMarks.UNION.get();
-    private final IntArrayList queue = new IntArrayList();
+    private final IntArrayList queue = bfsMarks.queue;
     private final IntArrayList result = new IntArrayList();
     private final IntArrayList union = new IntArrayList();
+    /** The targets of one entity ({@link #targets}), reused by the walks (never nested). */
+    private final IntArrayList edges = new IntArrayList();
+    /**
+     * The forward store when R is stored sparse, else null; looked up on the first forward walk
+     * ({@link #targets}), since after a load the store is built on first use and a backward walk
+     * ({@link #down}) needs only the reverse index.
+     */
+    private SparseStore store;
+    private boolean storeKnown;
     private final java.util.function.IntConsumer downVisitor;
 
     // last table closure, rows of one table arrive together
@@ -94,12 +105,10 @@ final class Closure {
                 }
                 continue;
             }
-            long[] type = typeOf(y);
-            if (type == null) {
-                continue;
-            }
-            for (int k = Types.pairsStart(type, rel); Types.isPairOf(type, k, rel); k++) {
-                int z = Ids.second(type[k]);
+            edges.clear();
+            targets(y, edges);
+            for (int k = 0, n = edges.size(); k < n; k++) {
+                int z = edges.getInt(k);
                 if (bfsMarks.mark(z)) {
                     result.add(z);
                     queue.add(z);
@@ -133,7 +142,48 @@ final class Closure {
         if (java.util.Arrays.binarySearch(t.type(), Types.marker(rel)) < 0) {
             return tableClosure(t);
         }
-        return closureOfType(world.sparse().logicalType(t.type(), Ids.index(e)));
+        int[] targets = world.sparse().targets(Ids.index(e), rel);
+        return targets.length == 1 ? targetClosure(targets[0]) : union(targets, 0, targets.length);
+    }
+
+    /**
+     * The closure of a source whose one R target is {@code x}: x and everything reachable from x
+     * (the same array for every source of x, memoised).
+     */
+    int[] targetClosure(int x) {
+        int[] m = targetMemo.get(x);
+        if (m != null) {
+            return m;
+        }
+        int[] up = up(x);
+        int[] out;
+        if (contains(up, x)) {
+            out = up;
+        } else {
+            out = new int[up.length + 1];
+            out[0] = x;
+            System.arraycopy(up, 0, out, 1, up.length);
+        }
+        memo(targetMemo, x, out);
+        return out;
+    }
+
+    /** The union of the closures of targets {@code xs[from..to)}: each x and everything reachable from it. */
+    private int[] union(int[] xs, int from, int to) {
+        unionMarks.newWalk();
+        union.clear();
+        for (int k = from; k < to; k++) {
+            int x = xs[k];
+            if (unionMarks.mark(x)) {
+                union.add(x);
+            }
+            for (int z : up(x)) {
+                if (unionMarks.mark(z)) {
+                    union.add(z);
+                }
+            }
+        }
+        return union.toIntArray();
     }
 
     /** True when the closure differs by row in table {@code t} (it holds R's sparse marker). */
@@ -147,34 +197,14 @@ final class Closure {
         while (Types.isPairOf(type, end, rel)) {
             end++;
         }
-        int[] out;
         if (end - start == 1) {
-            int x = Ids.second(type[start]);
-            int[] up = up(x);
-            if (contains(up, x)) {
-                out = up;
-            } else {
-                out = new int[up.length + 1];
-                out[0] = x;
-                System.arraycopy(up, 0, out, 1, up.length);
-            }
-        } else {
-            unionMarks.newWalk();
-            union.clear();
-            for (int k = start; k < end; k++) {
-                int x = Ids.second(type[k]);
-                if (unionMarks.mark(x)) {
-                    union.add(x);
-                }
-                for (int z : up(x)) {
-                    if (unionMarks.mark(z)) {
-                        union.add(z);
-                    }
-                }
-            }
-            out = union.toIntArray();
+            return targetClosure(Ids.second(type[start]));
         }
-        return out;
+        int[] xs = new int[end - start];
+        for (int k = start; k < end; k++) {
+            xs[k - start] = Ids.second(type[k]);
+        }
+        return union(xs, 0, xs.length);
     }
 
     /** The closure of one entity (the closure of its table). */
@@ -233,12 +263,10 @@ final class Closure {
         queue.clear();
         queue.add(s);
         for (int qi = 0; qi < queue.size(); qi++) {
-            long[] type = typeOf(queue.getInt(qi));
-            if (type == null) {
-                continue;
-            }
-            for (int k = Types.pairsStart(type, rel); Types.isPairOf(type, k, rel); k++) {
-                int z = Ids.second(type[k]);
+            edges.clear();
+            targets(queue.getInt(qi), edges);
+            for (int k = 0, ne = edges.size(); k < ne; k++) {
+                int z = edges.getInt(k);
                 if (z == t) {
                     return true;
                 }
@@ -261,9 +289,36 @@ final class Closure {
         return false;
     }
 
-    private long[] typeOf(int index) {
+    /**
+     * Adds the R targets of entity index {@code index} to {@code out}: the (R, x) pairs of its
+     * table type, then, when R is stored sparse, its targets in the forward store (ascending),
+     * read in place of building its logical type. Nothing for a dead index.
+     */
+    private void targets(int index, IntArrayList out) {
         long e = world.entityOfIndex(index);
-        return e == 0 ? null : world.sparse().logicalType(world.table(e).type(), index);
+        if (e == 0) {
+            return;
+        }
+        long[] type = world.table(e).type();
+        for (int k = Types.pairsStart(type, rel); Types.isPairOf(type, k, rel); k++) {
+            if (!Types.isMarker(type[k])) {
+                out.add(Ids.second(type[k]));
+            }
+        }
+        if (!storeKnown) {
+            store = world.sparse().isSparse(rel) ? world.sparse().store() : null;
+            storeKnown = true;
+        }
+        if (store != null) {
+            int f = store.first(rel, index);
+            if (f != 0) {
+                out.add(f);
+                int[] more = store.more(rel, index);
+                if (more != null) {
+                    out.addElements(out.size(), more);
+                }
+            }
+        }
     }
 
     private void memo(Int2ObjectOpenHashMap<int[]> map, int key, int[] value) {

@@ -29,7 +29,7 @@ import java.util.List;
  * <p>Operation families: id terms, operators and {@code EACH} here; the transitive operations in
  * {@link TransitiveOps} (over {@link Closure}s); the equality predicates in {@link PredicateOps};
  * upward traversal ({@code up R}, {@code self|up R}) in {@link UpTraversal}; member-value terms in
- * {@link MemberOps}; the *From operators in {@link FromOps}.
+ * {@link MemberOps}; the *From operators in {@link FromOps}; {@code EACH} in {@link EachOps}.
  *
  * <p>Prefab and Disabled tables are skipped unless the query mentions those ids (QS-47). Terms
  * widened by IsA inheritance (component inheritance, {@code self|up IsA}) run in {@link InheritOps}.
@@ -66,6 +66,8 @@ public final class Evaluator {
     private final long[] cacheFirst;
     private final long[] cacheSecond;
     private final boolean[] deadConstant;
+    /** Per step id: a row-independent generator that may batch the rows of sparse marker tables ({@link MarkerSafety}). */
+    private final boolean[] markerSafe;
     private final TransitiveOps transitive = new TransitiveOps(this);
     private final PredicateOps predicates = new PredicateOps(this);
     private final InheritOps inheritance = new InheritOps(this);
@@ -73,6 +75,7 @@ public final class Evaluator {
     private final MemberOps members = new MemberOps(this);
     private final FromOps from = new FromOps(this);
     private final SparseOps sparse = new SparseOps(this);
+    private final EachOps each = new EachOps(this);
     private Sink sink;
     boolean counting;
     private long count;
@@ -123,6 +126,7 @@ public final class Evaluator {
         for (int i = 0; i < n; i++) {
             scratch[i] = new LongArrayList();
         }
+        markerSafe = MarkerSafety.of(plan);
         link(plan.steps(), this::yield);
         chunkStep = plan.steps().isEmpty() ? -1 : plan.steps().get(0).id();
     }
@@ -165,7 +169,9 @@ public final class Evaluator {
      * Runs the plan table by table: like {@link #run}, except that a top-level generator of
      * {@code $this} the planner marked row-independent (a table walk whose later steps read only
      * the table's type) yields one result per table and later-step match, standing for all the
-     * table's rows ({@link Bindings#batchRows()}). Other results are single rows.
+     * table's rows ({@link Bindings#batchRows()}); sparse marker tables and transitive walks may
+     * yield runs of rows ({@link Bindings#batchOffset()}, {@link #rowRuns}). Other results are
+     * single rows.
      */
     public void runTables(Sink sink) {
         this.sink = sink;
@@ -212,14 +218,48 @@ public final class Evaluator {
         return s.rowIndependent() && (counting || (batching && slot == 0));
     }
 
-    /** Binds the first row of a table handled at once ({@link #wholeTable}); the caller restores mult and batchRows. */
-    void startTable(int slot, long first, Table tb, int n) {
-        bindSource(slot, first, tb, 0);
+    /**
+     * True when a top-level step about to bind {@code slot} may hand out runs of rows of one table
+     * as one result ({@code TRANS_DOWN}): counting, or {@code $this} in a table-at-a-time run, and
+     * no later step reads more of the slot than its table type ({@link MarkerSafety}).
+     */
+    boolean rowRuns(Step s, int slot) {
+        return (counting || (batching && slot == 0)) && markerSafe[s.id()] && b.values[slot] == 0;
+    }
+
+    /**
+     * True when a generator handling whole tables ({@link #wholeTable}) may do so for {@code tb}:
+     * it holds no sparse marker, or no later step reads more than the generated variable's table
+     * type ({@link MarkerSafety}).
+     */
+    boolean batchable(Step s, Table tb) {
+        return markerSafe[s.id()] || !Types.hasMarker(tb.type());
+    }
+
+    /**
+     * Binds row {@code offset} of {@code tb}, standing for rows {@code offset} to
+     * {@code offset + n - 1} ({@link #wholeTable}); returns the multiplier to give back to
+     * {@link #endRows}.
+     */
+    long startRows(int slot, Table tb, int offset, int n) {
+        long saved = mult;
+        bindSource(slot, tb.entity(offset), tb, offset);
         if (counting) {
             mult *= n;
         } else {
             b.batchRows = n;
+            b.batchOffset = offset;
         }
+        return saved;
+    }
+
+    /** Ends a batch of {@link #startRows}: unbinds the slot, forgets the batch and the per-row field ids. */
+    void endRows(int slot, long savedMult) {
+        b.values[slot] = 0;
+        b.batchRows = 0;
+        b.batchOffset = 0;
+        mult = savedMult;
+        java.util.Arrays.fill(b.rowIds, null);
     }
 
     /**
@@ -266,7 +306,7 @@ public final class Evaluator {
     }
 
     /** The tables a table walk binding {@code slot} visits: the restriction for $this, else {@code all}. */
-    private List<Table> walked(int slot, List<Table> all) {
+    List<Table> walked(int slot, List<Table> all) {
         return slot == 0 && thisTables != null ? thisTables : all;
     }
 
@@ -363,7 +403,7 @@ public final class Evaluator {
             case OPTIONAL: return optional(s);
             case OR: return or(s);
             case NOT_SCOPE: return notScope(s);
-            case EACH: return each(s);
+            case EACH: return each.each(s);
             case MEMBER_SELECT: return members.select(s);
             case MEMBER_WITH: return members.with(s);
             case AND_FROM: return from.and(s);
@@ -423,7 +463,7 @@ public final class Evaluator {
             if (n == 0 || skip(tb)) {
                 continue;
             }
-            if (SparseOps.perRow(tb, pair)) {
+            if (SparseOps.perRow(tb, pair, f, anyF)) {
                 if (!sparse.selectRows(s, t, tb, pair, f, sec, anyF, anyS, slot, distinct, k)) {
                     return false;
                 }
@@ -447,13 +487,10 @@ public final class Evaluator {
                 continue;
             }
             long[] ents = tb.entities();
-            if (wholeTable(s, slot) && !Types.hasMarker(tb.type())) { // sparse pairs differ by row
-                long saved = mult;
-                startTable(slot, ents[0], tb, n);
+            if (wholeTable(s, slot) && batchable(s, tb)) {
+                long saved = startRows(slot, tb, 0, n);
                 boolean r = emitAll(s, t, m, ents[0], k);
-                b.values[slot] = 0;
-                b.batchRows = 0;
-                mult = saved;
+                endRows(slot, saved);
                 if (!r) {
                     return false;
                 }
@@ -491,7 +528,7 @@ public final class Evaluator {
         long sec = pair ? value(t.second()) : 0;
         int id = s.id();
         LongArrayList m = scratch[id];
-        if (SparseOps.perRow(tb, pair)) { // the match depends on the row: no cache
+        if (SparseOps.perRow(tb, pair, f, t.first().kind() == Operand.Kind.ANY)) { // the match depends on the row: no cache
             m.clear();
             TypeMatch.match(SparseOps.typeOf(world, src), pair, f, sec, t.first().kind() == Operand.Kind.ANY,
                 t.second().kind() == Operand.Kind.ANY, m);
@@ -611,49 +648,6 @@ public final class Evaluator {
         }
         unsetField(s.field());
         return next[s.id()].go();
-    }
-
-    /** Binds a slot to every entity, table by table (queries without a positive $this term). */
-    private boolean each(Step s) {
-        int slot = s.eachSlot();
-        Cont k = next[s.id()];
-        List<Table> walk = walked(slot, world.allTables());
-        for (int ti = walkStart(s, walk.size()), end = walkEnd(s, walk.size()); ti < end; ti++) {
-            Table tb = walk.get(ti);
-            int n = tb.count();
-            if (n == 0 || skip(tb)) {
-                continue;
-            }
-            long[] ents = tb.entities();
-            boolean builtins = false;
-            for (int row = 0; row < n && !builtins; row++) {
-                builtins = Builtin.isBuiltin(ents[row]);
-            }
-            if (!builtins && wholeTable(s, slot) && !Types.hasMarker(tb.type())) {
-                long saved = mult;
-                startTable(slot, ents[0], tb, n);
-                boolean r = k.go();
-                b.values[slot] = 0;
-                b.batchRows = 0;
-                mult = saved;
-                if (!r) {
-                    return false;
-                }
-                continue;
-            }
-            for (int row = 0; row < n; row++) {
-                if (Builtin.isBuiltin(ents[row])) {
-                    continue;
-                }
-                bindSource(slot, ents[row], tb, row);
-                boolean r = k.go();
-                b.values[slot] = 0;
-                if (!r) {
-                    return false;
-                }
-            }
-        }
-        return true;
     }
 
     // ------------------------------------------------------------------ bindings

@@ -49,9 +49,16 @@ final class SparseOps {
         return world.sparse().logicalType(tb.type(), Ids.index(tb.entity(row)));
     }
 
-    /** True when a pair term must be matched row by row in {@code tb}: the table holds a sparse marker. */
-    static boolean perRow(Table tb, boolean pair) {
-        return pair && Types.hasMarker(tb.type());
+    /**
+     * True when a pair term whose first element is {@code f} (0: a wildcard or unbound variable;
+     * {@code anyF}: {@code _}) must be matched row by row in {@code tb}: the table holds a sparse
+     * marker the term's pattern can match ({@code f}'s own, or any for a wildcard first element).
+     */
+    static boolean perRow(Table tb, boolean pair, long f, boolean anyF) {
+        if (!pair || !Types.hasMarker(tb.type())) {
+            return false;
+        }
+        return f == 0 || anyF || tb.hasId(Types.marker(Ids.index(f)));
     }
 
     /**
@@ -173,23 +180,29 @@ final class SparseOps {
                                   Evaluator.Cont k) {
         SparseStore st = ev.world.sparse().store();
         int want = sec == 0 ? -1 : Ids.index(sec);
+        if (want < 0 && !t.second().isVar() && ev.wholeTable(s, slot) && ev.batchable(s, tb)) {
+            return selectTargetRuns(s, t, tb, st, rel, anyS, slot, k);
+        }
         LongArrayList m = new LongArrayList(2);
         long[] ents = tb.entities();
-        for (int row = 0; row < tb.count(); row++) {
+        int n = tb.count();
+        int[] firsts = new int[n];
+        st.firsts(rel, ents, 0, n, firsts);
+        for (int row = 0; row < n; row++) {
             long e = ents[row];
             int src = Ids.index(e);
-            int t0 = st.first(rel, src);
+            int t0 = Math.abs(firsts[row]);
             if (t0 == 0) {
                 continue;
             }
             m.clear();
             if (want >= 0) {
-                if (st.has(rel, src, want)) {
+                if (t0 == want || (firsts[row] < 0 && st.has(rel, src, want))) {
                     m.add(Ids.pairOfIndices(rel, want));
                 }
             } else {
                 m.add(Ids.pairOfIndices(rel, t0));
-                int[] more = anyS ? null : st.more(rel, src);
+                int[] more = anyS || firsts[row] > 0 ? null : st.more(rel, src);
                 if (more != null) {
                     for (int x : more) {
                         m.add(Ids.pairOfIndices(rel, x));
@@ -207,6 +220,68 @@ final class SparseOps {
             }
         }
         return true;
+    }
+
+    /**
+     * {@link #selectTargets} of {@code (R, *)} or {@code (R, _)} by a generator that handles whole
+     * tables ({@link Evaluator#wholeTable}): the first targets of all rows are read at once
+     * ({@link SparseStore#firsts}), and each run of consecutive rows with one target each (any
+     * number for {@code _}) is one result standing for all of them, the field's id given per row
+     * ({@link Bindings#fieldRowIds}; for {@code _} it is {@code (R, *)} for all). A row with
+     * several targets gives one single-row result per target, as {@link #selectTargets} does.
+     */
+    private boolean selectTargetRuns(Step s, ResolvedTerm t, Table tb, SparseStore st, int rel, boolean anyS, int slot,
+                                     Evaluator.Cont k) {
+        int n = tb.count();
+        long[] ents = tb.entities();
+        int[] firsts = new int[n];
+        st.firsts(rel, ents, 0, n, firsts);
+        LongArrayList m = new LongArrayList(4);
+        int run = -1;
+        for (int row = 0; row <= n; row++) {
+            int f = row < n ? firsts[row] : 0;
+            if (f > 0 || (f < 0 && anyS)) {
+                if (run < 0) {
+                    run = row;
+                }
+                continue;
+            }
+            if (run >= 0 && !targetRun(s, t, tb, rel, firsts, run, row, anyS, slot, k)) {
+                return false;
+            }
+            run = -1;
+            if (f < 0) { // several targets: one single-row result per target
+                m.clear();
+                m.add(Ids.pairOfIndices(rel, -f));
+                for (int x : st.more(rel, Ids.index(ents[row]))) {
+                    m.add(Ids.pairOfIndices(rel, x));
+                }
+                ev.bindSource(slot, ents[row], tb, row);
+                boolean r = ev.emitAll(s, t, m, ents[row], k);
+                ev.b.values[slot] = 0;
+                if (!r) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** One result for rows {@code from} to {@code to - 1} of {@code tb}, each with its first target in {@code firsts}. */
+    private boolean targetRun(Step s, ResolvedTerm t, Table tb, int rel, int[] firsts, int from, int to, boolean anyS,
+                              int slot, Evaluator.Cont k) {
+        int n = to - from;
+        long saved = ev.startRows(slot, tb, from, n);
+        if (!anyS && !ev.counting && s.field() >= 0) {
+            long[] ids = new long[n];
+            for (int i = 0; i < n; i++) {
+                ids[i] = Ids.pairOfIndices(rel, firsts[from + i]);
+            }
+            ev.b.rowIds[s.field()] = ids;
+        }
+        boolean r = ev.emit(s, t, Ids.pairOfIndices(rel, Math.abs(firsts[from])), tb.entity(from), k);
+        ev.endRows(slot, saved);
+        return r;
     }
 
     /** True when {@code o} is a fixed or bound entity that is a sparse relationship now. */

@@ -3,6 +3,8 @@ package dev.quiver.query.engine;
 import dev.quiver.index.Ids;
 import dev.quiver.query.plan.ResolvedTerm;
 import dev.quiver.query.plan.Step;
+import dev.quiver.storage.table.SparseStore;
+import dev.quiver.storage.World;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.Types;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
@@ -42,11 +44,67 @@ final class TransitiveOps {
                 return false;
             }
         }
+        if (ev.rowRuns(s, slot)) {
+            return downRuns(s, slot, down, pair, k);
+        }
         for (int idx : down) {
             long e = ev.world.entityOfIndex(idx);
             if (e != 0 && !emitSource(s, slot, e, pair, k)) {
                 return false;
             }
+        }
+        return true;
+    }
+
+    /**
+     * The sources of {@link #down} handed out in runs ({@link Evaluator#rowRuns}): sources that
+     * follow each other in the walk and in one table's rows (siblings, usually) are one result
+     * standing for those rows; the walk order is kept.
+     */
+    private boolean downRuns(Step s, int slot, int[] down, long pair, Evaluator.Cont k) {
+        World world = ev.world;
+        Table run = null;
+        int from = 0, to = 0;
+        for (int i = 0; i <= down.length; i++) {
+            Table tb = null;
+            int row = -1;
+            if (i < down.length) {
+                if (run != null && to < run.count() && Ids.index(run.entity(to)) == down[i]) {
+                    to++; // the next row of the run's table holds this source: no entity lookup
+                    continue;
+                }
+                long e = world.entityOfIndex(down[i]);
+                if (e == 0) {
+                    continue;
+                }
+                tb = world.table(e);
+                row = world.row(e);
+                if (tb == run && row == to) {
+                    to++;
+                    continue;
+                }
+            }
+            if (run != null && !ev.skip(run)) {
+                boolean ok;
+                if (to - from == 1) { // a single row: no batch to make
+                    long e = run.entity(from);
+                    ev.bindSource(slot, e, run, from);
+                    ev.setField(s.field(), pair, e);
+                    ok = ev.next[s.id()].go();
+                    ev.b.values[slot] = 0;
+                } else {
+                    long saved = ev.startRows(slot, run, from, to - from);
+                    ev.setField(s.field(), pair, run.entity(from));
+                    ok = ev.next[s.id()].go();
+                    ev.endRows(slot, saved);
+                }
+                if (!ok) {
+                    return false;
+                }
+            }
+            run = tb;
+            from = row;
+            to = row + 1;
         }
         return true;
     }
@@ -111,26 +169,21 @@ final class TransitiveOps {
                 continue;
             }
             boolean perRow = c.perRow(tb);
-            int[] cl = perRow ? null : c.tableClosure(tb);
             long[] ents = tb.entities();
-            if (!perRow && ev.wholeTable(s, slot) && !Types.hasMarker(tb.type())) {
-                long saved = ev.mult;
-                ev.startTable(slot, ents[0], tb, n);
-                boolean r = true;
-                for (int i = 0; i < cl.length && r; i++) {
-                    long e = ev.world.entityOfIndex(cl[i]);
-                    if (e != 0) {
-                        r = emitTarget(s, t, rel, ents[0], e, k);
-                    }
-                }
-                ev.b.values[slot] = 0;
-                ev.b.batchRows = 0;
-                ev.mult = saved;
-                if (!r) {
+            boolean whole = ev.wholeTable(s, slot) && ev.batchable(s, tb);
+            if (whole && !perRow) {
+                if (!emitRun(s, t, rel, tb, 0, n, c.tableClosure(tb), slot, k)) {
                     return false;
                 }
                 continue;
             }
+            if (whole && !t.reflexive()) {
+                if (!sparseRuns(s, t, c, tb, slot, k)) {
+                    return false;
+                }
+                continue;
+            }
+            int[] cl = perRow ? null : c.tableClosure(tb);
             for (int row = 0; row < n; row++) {
                 long src = ents[row];
                 if (perRow) {
@@ -152,6 +205,61 @@ final class TransitiveOps {
                     return false;
                 }
             }
+        }
+        return true;
+    }
+
+    /** One result per closure element standing for rows {@code from} to {@code to - 1} of {@code tb}, which share closure {@code cl}. */
+    private boolean emitRun(Step s, ResolvedTerm t, long rel, Table tb, int from, int to, int[] cl, int slot,
+                            Evaluator.Cont k) {
+        boolean single = to - from == 1; // a single row: no batch to make
+        long first = tb.entity(from);
+        long saved = 0;
+        if (single) {
+            ev.bindSource(slot, first, tb, from);
+        } else {
+            saved = ev.startRows(slot, tb, from, to - from);
+        }
+        boolean r = true;
+        for (int i = 0; i < cl.length && r; i++) {
+            long e = ev.world.entityOfIndex(cl[i]);
+            if (e != 0) {
+                r = emitTarget(s, t, rel, first, e, k);
+            }
+        }
+        if (single) {
+            ev.b.values[slot] = 0;
+        } else {
+            ev.endRows(slot, saved);
+        }
+        return r;
+    }
+
+    /**
+     * {@link #all} over a table holding R's sparse marker, by a generator handling whole tables:
+     * the rows' first targets are read at once ({@link SparseStore#firsts}); each run of
+     * consecutive rows with the same single target shares that target's closure and is handed out
+     * together ({@link #emitRun}); a row with several targets gets its own closure.
+     */
+    private boolean sparseRuns(Step s, ResolvedTerm t, Closure c, Table tb, int slot, Evaluator.Cont k) {
+        int n = tb.count();
+        long rel = t.first().entity();
+        int[] firsts = new int[n];
+        ev.world.sparse().store().firsts(Ids.index(rel), tb.entities(), 0, n, firsts);
+        int row = 0;
+        while (row < n) {
+            int f = firsts[row];
+            int end = row + 1;
+            if (f > 0) {
+                while (end < n && firsts[end] == f) {
+                    end++;
+                }
+            }
+            if (f != 0 && !emitRun(s, t, rel, tb, row, end, f > 0 ? c.targetClosure(f) : c.entityClosure(tb, tb.entity(row)),
+                    slot, k)) {
+                return false;
+            }
+            row = end;
         }
         return true;
     }

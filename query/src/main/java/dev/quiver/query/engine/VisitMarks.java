@@ -18,6 +18,11 @@ final class VisitMarks {
 
     private int[] marks = new int[1024];
     private int stamp;
+    /**
+     * The queue of a breadth-first walk of this kind, kept across evaluations like the marks (a
+     * walk reaching a million entities would otherwise grow a fresh list each time).
+     */
+    final it.unimi.dsi.fastutil.ints.IntArrayList queue = new it.unimi.dsi.fastutil.ints.IntArrayList();
 
     /** Starts a walk: no index is visited. */
     void newWalk() {

@@ -15,16 +15,24 @@ import java.util.Objects;
  * One step of a query iteration (Flecs v4 {@code ecs_iter_t} after {@code ecs_query_next}):
  * {@link #count()} results that share everything but their {@code $this} entity, usually a whole
  * table's rows ({@link #table()}, rows {@link #offset()} to {@code offset() + count() - 1}),
- * otherwise one row. The engine hands out whole tables when the term that binds {@code $this} walks
- * the component index and every later term only reads the table's type; results of variables bound
- * per row, transitive walks from a fixed target or traversal come one row at a time. A query
- * without {@code $this} has one result per step ({@link #entity(int)} is 0).
+ * a run of a table's rows, or one row. The engine hands out whole tables when the term that binds
+ * {@code $this} walks the component index and every later term only reads the table's type; a
+ * transitive walk from a fixed target hands out the sources it finds in consecutive rows of one
+ * table together, and a transitive variable over a non-fragmenting relationship the consecutive
+ * rows with the same target; results of variables bound per row and of traversal come one row at
+ * a time. A query without {@code $this} has one result per step ({@link #entity(int)} is 0).
  *
  * <p>Per step: each field's id ({@link #fieldId}), whether it is set, and its source: a field is
  * <em>self</em> ({@link #fieldIsSelf}) when its source is each row's own entity, and then its data
  * can be read as a column ({@link #column}); otherwise it is shared by the rows and
  * {@link #fieldSource(int)} names the entity it matched on (Flecs: a non-$this source). Variables
  * are the same for all rows of a step.
+ *
+ * <p>A field's id is usually the same for all rows. A wildcard pair term over a non-fragmenting
+ * relationship ({@code (R, *)} with R DontFragment, FEATURES TRT-16) matches in tables that hold
+ * only the marker {@code (R, *)}, each row with its own pair: such a table still comes as one step,
+ * and the field's id is per row ({@link #fieldIdPerRow}, {@link #fieldId(int, int)},
+ * {@link #fieldIds(int)}). A row with several targets of R comes as one single-row step per target.
  *
  * <p>Validity: the entity array and the columns are the table's own arrays, not copies. Every
  * accessor that reads them checks that the world has not been written since the step was made and
@@ -41,8 +49,10 @@ public final class TableResult {
     private final int count;
     /** Variables, then field ids, then field sources, then set bits, then self bits (bitsets of (fields + 63) / 64 words). */
     private final long[] data;
+    /** Per field: the id of each row (entry i for row i) when it differs by row, else null; null when no field has per-row ids. */
+    private final long[][] rowIds;
 
-    private TableResult(ResultShape shape, Table table, long[] entities, int offset, int count, long[] data) {
+    private TableResult(ResultShape shape, Table table, long[] entities, int offset, int count, long[] data, long[][] rowIds) {
         this.shape = shape;
         this.writeCount = shape.world().writeCount();
         this.table = table;
@@ -50,6 +60,7 @@ public final class TableResult {
         this.offset = offset;
         this.count = count;
         this.data = data;
+        this.rowIds = rowIds;
     }
 
     /**
@@ -75,17 +86,32 @@ public final class TableResult {
             }
         }
         if (!shape.hasThis()) {
-            return new TableResult(shape, null, NO_ENTITY, 0, 1, data);
+            return new TableResult(shape, null, NO_ENTITY, 0, 1, data, null);
         }
         Table t = b.table(0);
         if (t != null && b.batchRows() > 0) {
-            return new TableResult(shape, t, t.entities(), 0, b.batchRows(), data);
+            return new TableResult(shape, t, t.entities(), b.batchOffset(), b.batchRows(), data, rowIds(b, nf));
         }
         int row = b.row(0);
         if (t != null && row >= 0 && row < t.count() && t.entity(row) == self) {
-            return new TableResult(shape, t, t.entities(), row, 1, data);
+            return new TableResult(shape, t, t.entities(), row, 1, data, null);
         }
-        return new TableResult(shape, null, new long[] {self}, 0, 1, data);
+        return new TableResult(shape, null, new long[] {self}, 0, 1, data, null);
+    }
+
+    /** The per-row ids of a batch's fields (the engine's fresh arrays, not copied), or null when every field has one id. */
+    private static long[][] rowIds(Bindings b, int nf) {
+        long[][] out = null;
+        for (int f = 0; f < nf; f++) {
+            long[] ids = b.fieldRowIds(f);
+            if (ids != null) {
+                if (out == null) {
+                    out = new long[nf][];
+                }
+                out[f] = ids;
+            }
+        }
+        return out;
     }
 
     private void checkFresh() {
@@ -132,29 +158,23 @@ public final class TableResult {
     }
 
     /**
-     * Writes row {@code i} in {@code QueryRow}'s layout into {@code out} (zeroed, of
-     * {@code variables + 2 * fields + (fields + 63) / 64} longs): the variables, each field's id,
-     * each field's source (a self field's is the row's entity), the set bits. One freshness check
-     * for the whole row: the hot path of row-by-row iteration.
+     * Internal (for {@link dev.quiver.query.Query}'s rows, which share it instead of copying it per
+     * row): checks that row {@code i} exists and that the world was not written since this step
+     * was made, and returns the step's data in {@code QueryRow}'s layout: the variables, each
+     * field's id, each field's source, the set bits, the self bits (a self field's source is the
+     * row's entity). Do not modify it.
      *
-     * @return the row's entity ({@code $this}), or 0 when the query has none
+     * @throws WorldChangedException when the world was written since this step was made
      */
-    public long fillRow(int i, long[] out) {
+    public long[] sharedData(int i) {
         checkFresh();
         Objects.checkIndex(i, count);
-        int nv = nv(), nf = shape.fieldCount(), words = (nf + 63) / 64;
-        long self = shape.hasThis() ? entities[offset + i] : 0;
-        System.arraycopy(data, 0, out, 0, nv);
-        for (int f = 0; f < nf; f++) {
-            long bit = 1L << f;
-            if ((data[nv + 2 * nf + (f >>> 6)] & bit) == 0) {
-                continue;
-            }
-            out[nv + f] = data[nv + f];
-            out[nv + nf + f] = (data[nv + 2 * nf + words + (f >>> 6)] & bit) != 0 ? self : data[nv + nf + f];
-            out[nv + 2 * nf + (f >>> 6)] |= bit;
-        }
-        return self;
+        return data;
+    }
+
+    /** Internal (with {@link #sharedData}): per field the ids of the rows when they differ by row, else null; null when none do. Do not modify. */
+    public long[][] sharedRowIds() {
+        return rowIds;
     }
 
     /** The reported variable names (no {@code $this}), in first-appearance order. */
@@ -203,9 +223,57 @@ public final class TableResult {
         return (data[nv() + 2 * shape.fieldCount() + words + (f >>> 6)] & (1L << f)) != 0;
     }
 
-    /** The id field {@code f} matched (as {@link dev.quiver.query.QueryRow#fieldId}); 0 when not set. */
+    /**
+     * The id field {@code f} matched, the same for every row of the step (as
+     * {@link dev.quiver.query.QueryRow#fieldId}); 0 when not set.
+     *
+     * @throws FieldValueException when the field's id differs by row ({@link #fieldIdPerRow}): read
+     *     {@link #fieldId(int, int)} or {@link #fieldIds(int)}
+     */
     public long fieldId(int f) {
+        if (fieldIdPerRow(f)) {
+            throw new FieldValueException("field " + f + " has an id per row in this step (a wildcard over"
+                    + " non-fragmenting pairs): read fieldId(field, row) or fieldIds(field)");
+        }
         return fieldSet(f) ? data[nv() + f] : 0;
+    }
+
+    /**
+     * True when field {@code f}'s id differs by row in this step: a wildcard pair term such as
+     * {@code (R, *)} over a non-fragmenting R, matched in a table that holds R's marker. False for
+     * an unset field and for single-row steps.
+     */
+    public boolean fieldIdPerRow(int f) {
+        shape.checkField(f);
+        return rowIds != null && rowIds[f] != null;
+    }
+
+    /**
+     * The id field {@code f} matched for row {@code i} (0 to {@code count() - 1}); 0 when not set.
+     *
+     * @throws IndexOutOfBoundsException when there is no such row or field
+     */
+    public long fieldId(int f, int i) {
+        Objects.checkIndex(i, count);
+        if (fieldIdPerRow(f)) {
+            return rowIds[f][i];
+        }
+        return fieldSet(f) ? data[nv() + f] : 0;
+    }
+
+    /**
+     * The ids field {@code f} matched, one per row: entry {@code i} is row {@code i}'s (length
+     * {@link #count()}). For a per-row field ({@link #fieldIdPerRow}) the step's own array, not a
+     * copy (do not modify it); otherwise a new array holding {@link #fieldId(int)} (0 when the
+     * field is not set) in every entry.
+     */
+    public long[] fieldIds(int f) {
+        if (fieldIdPerRow(f)) {
+            return rowIds[f];
+        }
+        long[] out = new long[count];
+        Arrays.fill(out, fieldSet(f) ? data[nv() + f] : 0);
+        return out;
     }
 
     /**
@@ -225,7 +293,7 @@ public final class TableResult {
     }
 
     private String what(int f) {
-        long id = fieldId(f);
+        long id = fieldIdPerRow(f) ? 0 : fieldId(f);
         return "field " + f + (id == 0 ? "" : " (" + shape.world().idToString(id) + ")");
     }
 
@@ -245,6 +313,9 @@ public final class TableResult {
         if (!fieldIsSelf(f)) {
             throw new FieldValueException(what(f) + " is matched on " + shape.world().idToString(fieldSource(f))
                     + ", not on each row's entity: read its one value with get(field, row, type)");
+        }
+        if (fieldIdPerRow(f)) {
+            throw new FieldValueException(what(f) + " carries no data (a non-fragmenting pair, its id differs by row)");
         }
         long id = fieldId(f);
         Table t = table;
@@ -274,7 +345,7 @@ public final class TableResult {
         if (src == 0) {
             throw new FieldValueException(what(f) + " is not set");
         }
-        return FieldRead.value(shape.world(), src, fieldId(f), what(f));
+        return FieldRead.value(shape.world(), src, fieldId(f, i), what(f));
     }
 
     /**

@@ -76,6 +76,23 @@ public final class SparseStore {
     }
 
     /**
+     * The first targets of {@code (rel, T)} for many sources at once (a table's rows): for
+     * {@code i} in {@code [0, n)}, {@code out[i]} is {@link #first} of the source
+     * {@code sources[from + i]} (an entity id; its index is read), negated when that source has
+     * more targets ({@link #more}); 0 when it has none.
+     */
+    public void firsts(int rel, long[] sources, int from, int n, int[] out) {
+        Column c = byRel.get(rel);
+        int[] first = c == null ? NONE : c.first;
+        boolean overflow = c != null && !c.more.isEmpty();
+        for (int i = 0; i < n; i++) {
+            int src = dev.quiver.index.Ids.index(sources[from + i]);
+            int f = src < first.length ? first[src] : 0;
+            out[i] = f != 0 && overflow && c.more.containsKey(src) ? -f : f;
+        }
+    }
+
+    /**
      * The targets of {@code (rel, T)} on source {@code src} after {@link #first}, ascending, or null
      * when it has at most one (no copy: do not modify).
      */
