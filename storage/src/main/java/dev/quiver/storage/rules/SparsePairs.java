@@ -5,6 +5,7 @@ import dev.quiver.index.ReverseIndex;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.SparseStorageException;
 import dev.quiver.storage.entity.EntityIndex;
+import dev.quiver.storage.entity.EntityNames;
 import dev.quiver.storage.table.Column;
 import dev.quiver.storage.table.Schemas;
 import dev.quiver.storage.table.SparseStore;
@@ -53,6 +54,7 @@ public final class SparsePairs {
     private final Traits traits;
     private final Schemas schemas;
     private final Paths paths;
+    private final EntityNames names;
     private final SparseStore store = new SparseStore();
     /** False after a load until the store is first needed ({@link #rebuild} is lazy: open reads no reverse page for it). */
     private boolean built = true;
@@ -62,8 +64,9 @@ public final class SparsePairs {
     private final int threshold;
 
     public SparsePairs(EntityIndex entities, TableSet tables, TableMoves moves, ReverseIndex reverse, Traits traits,
-                       Schemas schemas, Paths paths) {
+                       Schemas schemas, Paths paths, EntityNames names) {
         this.entities = entities;
+        this.names = names;
         this.tables = tables;
         this.moves = moves;
         this.reverse = reverse;
@@ -111,9 +114,20 @@ public final class SparsePairs {
 
     // ------------------------------------------------------------------ which kind
 
+    /** ChildOf's index: the one builtin relationship that may be stored sparse (one parent per entity). */
+    private static final int CHILD_OF = Ids.index(Builtin.CHILD_OF);
+
+    /**
+     * True when relationship index {@code rel} may ever be stored sparse: a user relationship, or
+     * ChildOf (Exclusive, no data; issue 8 section 5). IsA and the other builtins keep fragmenting.
+     */
+    private static boolean mayBeSparse(int rel) {
+        return rel >= Builtin.FIRST_USER_INDEX || rel == CHILD_OF;
+    }
+
     /** True when pairs of relationship index {@code rel} are stored sparse. */
     public boolean isSparse(int rel) {
-        if (rel < Builtin.FIRST_USER_INDEX || !entities.isAliveIndex(rel)) {
+        if (!mayBeSparse(rel) || !entities.isAliveIndex(rel)) {
             return false;
         }
         // before the store is built (after a load), the markers in the tables tell the same
@@ -145,7 +159,7 @@ public final class SparsePairs {
             checkNoData(rel, pair);
             return true;
         }
-        if (mode == Mode.NEVER || rel < Builtin.FIRST_USER_INDEX || !eligible(rel, pair)) {
+        if (mode == Mode.NEVER || !mayBeSparse(rel) || !eligible(rel, pair)) {
             return false;
         }
         if (mode == Mode.AUTO && tables.matching(Types.marker(rel)).size() + 1 < threshold) {
@@ -168,7 +182,7 @@ public final class SparsePairs {
         if (isSparse(rel)) {
             return true;
         }
-        if (mode == Mode.NEVER || rel < Builtin.FIRST_USER_INDEX) {
+        if (mode == Mode.NEVER || !mayBeSparse(rel)) {
             return false;
         }
         return mode == Mode.ALWAYS || tables.matching(Types.marker(rel)).size() + 1 >= threshold;
@@ -217,11 +231,11 @@ public final class SparsePairs {
     }
 
     /**
-     * True when relationship {@code rel} may be made sparse: a user relationship without a schema
-     * whose pairs (the new one and every existing one) carry no data.
+     * True when relationship {@code rel} may be made sparse: a user relationship (or ChildOf) without
+     * a schema whose pairs (the new one and every existing one) carry no data.
      */
     public boolean eligible(int rel, long pair) {
-        if (rel < Builtin.FIRST_USER_INDEX || schemas.get(rel) != null || (pair != 0 && schemas.of(pair) != null)) {
+        if (!mayBeSparse(rel) || schemas.get(rel) != null || (pair != 0 && schemas.of(pair) != null)) {
             return false;
         }
         for (Table t : tables.matching(Types.marker(rel))) {
@@ -321,16 +335,60 @@ public final class SparsePairs {
         if (st().has(rel, idx, tgt)) {
             return;
         }
-        if (st().count(rel, idx) == 0) {
+        int before = st().first(rel, idx);
+        if (before == 0) {
             Table t = moves.tableOf(idx);
             moves.move(idx, tables.withId(t, Types.marker(rel)));
         }
         st().add(rel, idx, tgt);
         moves.pairAdded(idx, Ids.pairOfIndices(rel, tgt));
+        parentMoved(idx, rel, before);
+    }
+
+    /**
+     * Records the sparse pair {@code (rel, tgt)} of entity index {@code idx}, which was placed
+     * straight into a table holding the marker of {@code rel} and has no pair of it yet (batch
+     * instantiation, {@link Prefabs#instantiate}): the store and the reverse index only; the name
+     * index is the caller's.
+     */
+    public void addPlaced(int idx, int rel, int tgt) {
+        st().add(rel, idx, tgt);
+        moves.pairAdded(idx, Ids.pairOfIndices(rel, tgt));
+    }
+
+    /**
+     * Gives {@code idx} the sparse pair {@code (rel, tgt)} in place of every other pair of
+     * {@code rel} (Exclusive: one target). The holder's table stays when it had a target already,
+     * and a named child moves in the name index once, from its old parent to the new one.
+     */
+    public void replace(int idx, int rel, int tgt) {
+        if (tgt == Ids.WILDCARD_INDEX || tgt == Ids.ANY_INDEX) {
+            throw new IllegalStateException("a sparse marker is no pair to add: (#" + rel + ", *)");
+        }
+        int[] old = st().targets(rel, idx);
+        if (old.length == 1 && old[0] == tgt) {
+            return;
+        }
+        int before = old.length == 0 ? 0 : old[0];
+        if (old.length == 0) {
+            Table t = moves.tableOf(idx);
+            moves.move(idx, tables.withId(t, Types.marker(rel)));
+        }
+        for (int o : old) {
+            if (o != tgt) {
+                st().remove(rel, idx, o);
+                moves.pairRemoved(idx, Ids.pairOfIndices(rel, o));
+            }
+        }
+        if (st().add(rel, idx, tgt)) {
+            moves.pairAdded(idx, Ids.pairOfIndices(rel, tgt));
+        }
+        parentMoved(idx, rel, before);
     }
 
     /** Removes the sparse pair {@code (rel, tgt)} from {@code idx} (the marker with its last target); false when absent. */
     public boolean remove(int idx, int rel, int tgt) {
+        int before = st().first(rel, idx);
         if (!st().remove(rel, idx, tgt)) {
             return false;
         }
@@ -339,7 +397,26 @@ public final class SparsePairs {
             Table t = moves.tableOf(idx);
             moves.move(idx, tables.withoutId(t, Types.marker(rel)));
         }
+        parentMoved(idx, rel, before);
         return true;
+    }
+
+    /**
+     * The parent of entity index {@code idx} when ChildOf is stored sparse and {@code type} (its
+     * table type) holds the marker; -1 when the type answers by itself ({@link Types#parent}).
+     */
+    public int parentOf(long[] type, int idx) {
+        if (!isSparse(CHILD_OF) || java.util.Arrays.binarySearch(type, Types.marker(CHILD_OF)) < 0) {
+            return -1;
+        }
+        return st().first(CHILD_OF, idx);
+    }
+
+    /** A sparse ChildOf change: a named entity is filed under its new parent (TableMoves leaves marker moves alone). */
+    private void parentMoved(int idx, int rel, int before) {
+        if (rel == CHILD_OF) {
+            names.reparent(idx, before, st().first(CHILD_OF, idx));
+        }
     }
 
     /**
