@@ -28,7 +28,7 @@ class SparseChildOfQueryTest {
     Path tmp;
 
     static final String[] QUERIES = {
-        "(ChildOf, *)", "(ChildOf, n3)", "(ChildOf, $p), Tag($p)", "Tag(up ChildOf)", "Tag(up)", "Tag(self|up)",
+        "(ChildOf, *)", "(ChildOf, top)", "(ChildOf, top.a)", "(ChildOf, $p), Tag($p)", "Tag(up ChildOf)", "Tag(up)", "Tag(self|up)",
         "Tag, !Tag(up)", "Other, Tag(up ChildOf)", "(ChildOf, $p), ChildOf($p, $q)", "!(ChildOf, *)",
         "Tag(self|up), (ChildOf, *)",
     };
@@ -55,6 +55,8 @@ class SparseChildOfQueryTest {
         var rnd = new Random(seed);
         w.transaction(x -> {
             long tag = x.entity("Tag"), other = x.entity("Other");
+            x.add(x.entity("top.a.b"), tag);
+            x.entity("top.c");
             var made = new ArrayList<Long>();
             for (int i = 0; i < 60; i++) {
                 long parent = made.isEmpty() || rnd.nextInt(5) == 0 ? 0 : made.get(rnd.nextInt(made.size()));

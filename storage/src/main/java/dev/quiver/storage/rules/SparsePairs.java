@@ -30,8 +30,12 @@ import java.util.Arrays;
  * (by source) and in the reverse index (by target), which persists them; the store is rebuilt from
  * the reverse index at load ({@link #rebuild}).
  *
- * <p>Only user relationships whose pairs carry no data are sparse; ChildOf, IsA and every other
- * builtin keep one table per target. The automatic choice ({@code -Dquiver.sparse=auto}, the
+ * <p>Only user relationships whose pairs carry no data, and ChildOf (issue 8 section 5: Exclusive,
+ * so one parent per entity, in the flat first-target array), are sparse; IsA and every other
+ * builtin keep one table per target. A sparse ChildOf keeps the name index in step here: a named
+ * entity whose parent changes in the store is filed under the new parent ({@code TableMoves}
+ * leaves the moves of a type holding ChildOf's marker alone), and {@link #parentOf} answers
+ * {@code Paths}. The automatic choice ({@code -Dquiver.sparse=auto}, the
  * default) switches an eligible relationship when the tables holding its pairs (one per target
  * combination) reach {@code -Dquiver.sparse.threshold} (default {@value #DEFAULT_THRESHOLD});
  * {@code always} switches every eligible relationship at its first pair (for tests: every query
@@ -406,8 +410,8 @@ public final class SparsePairs {
      * table type) holds the marker; -1 when the type answers by itself ({@link Types#parent}).
      */
     public int parentOf(long[] type, int idx) {
-        if (!isSparse(CHILD_OF) || java.util.Arrays.binarySearch(type, Types.marker(CHILD_OF)) < 0) {
-            return -1;
+        if (!Types.hasParentMarker(type)) {
+            return -1; // a marker in the type means ChildOf is sparse
         }
         return st().first(CHILD_OF, idx);
     }
