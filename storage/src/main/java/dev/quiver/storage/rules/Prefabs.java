@@ -61,6 +61,8 @@ public final class Prefabs implements TraitRules.Instantiation {
     private final Paths paths;
     private final Changes changes;
     private SparsePairs sparse;
+    /** The entities the running {@link #instantiate} created, in creation order (null when none runs). */
+    private IntArrayList created;
     private int depth;
     /** The base of the outermost instantiation running, for the error message. */
     private int outermost;
@@ -127,13 +129,13 @@ public final class Prefabs implements TraitRules.Instantiation {
         }
         long isA = Ids.pairOfIndices(IS_A, base);
         created = new IntArrayList();
+        IntArrayList recorded = created;
         long first;
         try {
             first = hierarchy.create(null, 0);
             created.add(Ids.index(first));
             rules.add(Ids.index(first), isA);
         } finally {
-            recorded = created;
             created = null;
         }
         out[0] = first;
@@ -151,10 +153,6 @@ public final class Prefabs implements TraitRules.Instantiation {
         }
         return out;
     }
-
-    /** The entities the running {@link #instantiate} created, in creation order (null when none runs). */
-    private IntArrayList created;
-    private IntArrayList recorded;
 
     /**
      * True when the subtree of a first instance ({@code subtree}, in creation order: the instance,
