@@ -363,17 +363,37 @@ public final class Prefabs implements TraitRules.Instantiation {
     private IntArrayList childrenOf(int base) {
         var children = new IntArrayList();
         if (sparse != null && sparse.isSparse(CHILD_OF)) {
-            children.addElements(0, sparse.holders(Ids.pairOfIndices(CHILD_OF, base)));
-        } else {
-            for (Table t : tables.matching(Ids.pairOfIndices(CHILD_OF, base))) {
-                for (int r = 0; r < t.count(); r++) {
-                    children.add(Ids.index(t.entity(r)));
+            // the reverse list of a prefab also holds every instance's (IsA, base): scanned once
+            // per base while its sparse children stay the same (SparsePairs.childrenVersion)
+            long version = sparse.childrenVersion(base);
+            ChildrenMemo m = childrenMemo.get(base);
+            if (m == null || m.version != version) {
+                int[] found = sparse.holders(Ids.pairOfIndices(CHILD_OF, base));
+                java.util.Arrays.sort(found);
+                m = new ChildrenMemo(version, found);
+                if (childrenMemo.size() > 4096) {
+                    childrenMemo.clear();
                 }
+                childrenMemo.put(base, m);
+            }
+            children.addElements(0, m.children);
+            return children;
+        }
+        for (Table t : tables.matching(Ids.pairOfIndices(CHILD_OF, base))) {
+            for (int r = 0; r < t.count(); r++) {
+                children.add(Ids.index(t.entity(r)));
             }
         }
         children.sort(null);
         return children;
     }
+
+    /** The sparse children of a base as of {@link SparsePairs#childrenVersion}, ascending. */
+    private record ChildrenMemo(long version, int[] children) {
+    }
+
+    private final it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<ChildrenMemo> childrenMemo =
+            new it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<>();
 
     /** Sets the sparse pair storage (once, while the world is wired): a sparse ChildOf keeps the prefab children there. */
     public void setSparse(SparsePairs sparse) {

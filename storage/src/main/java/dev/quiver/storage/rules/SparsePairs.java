@@ -66,6 +66,13 @@ public final class SparsePairs {
     private IntOpenHashSet pending = new IntOpenHashSet();
     private final Mode mode;
     private final int threshold;
+    /**
+     * Per parent index: how many times a sparse {@code (ChildOf, parent)} came or went in the open
+     * transaction ({@link #childrenVersion}); cleared, with {@link #epoch} bumped, at every commit,
+     * undo, switch and rebuild, so it never grows past one transaction's parents.
+     */
+    private final it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap childOfChanges = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap();
+    private int epoch;
 
     public SparsePairs(EntityIndex entities, TableSet tables, TableMoves moves, ReverseIndex reverse, Traits traits,
                        Schemas schemas, Paths paths, EntityNames names) {
@@ -271,6 +278,7 @@ public final class SparsePairs {
 
     /** Moves every existing pair of {@code rel} out of the tables into sparse storage. */
     private void switchToSparse(int rel) {
+        forgetChildOfChanges();
         long marker = Types.marker(rel);
         for (Table t : new ArrayList<>(tables.matching(marker))) {
             long[] removed;
@@ -345,6 +353,7 @@ public final class SparsePairs {
             moves.move(idx, tables.withId(t, Types.marker(rel)));
         }
         st().add(rel, idx, tgt);
+        childOfChanged(rel, tgt);
         moves.pairAdded(idx, Ids.pairOfIndices(rel, tgt));
         parentMoved(idx, rel, before);
     }
@@ -357,6 +366,7 @@ public final class SparsePairs {
      */
     public void addPlaced(int idx, int rel, int tgt) {
         st().add(rel, idx, tgt);
+        childOfChanged(rel, tgt);
         moves.pairAdded(idx, Ids.pairOfIndices(rel, tgt));
     }
 
@@ -381,10 +391,12 @@ public final class SparsePairs {
         for (int o : old) {
             if (o != tgt) {
                 st().remove(rel, idx, o);
+                childOfChanged(rel, o);
                 moves.pairRemoved(idx, Ids.pairOfIndices(rel, o));
             }
         }
         if (st().add(rel, idx, tgt)) {
+            childOfChanged(rel, tgt);
             moves.pairAdded(idx, Ids.pairOfIndices(rel, tgt));
         }
         parentMoved(idx, rel, before);
@@ -396,6 +408,7 @@ public final class SparsePairs {
         if (!st().remove(rel, idx, tgt)) {
             return false;
         }
+        childOfChanged(rel, tgt);
         moves.pairRemoved(idx, Ids.pairOfIndices(rel, tgt));
         if (st().count(rel, idx) == 0) {
             Table t = moves.tableOf(idx);
@@ -414,6 +427,26 @@ public final class SparsePairs {
             return -1; // a marker in the type means ChildOf is sparse
         }
         return st().first(CHILD_OF, idx);
+    }
+
+    /**
+     * A value that changes whenever the sparse children of entity index {@code parent} may have
+     * changed: equal values mean the same children ({@code Prefabs} keeps a prefab's children
+     * between instantiations without scanning the reverse list, which also holds every instance).
+     */
+    public long childrenVersion(int parent) {
+        return ((long) epoch << 32) | (childOfChanges.get(parent) & 0xFFFF_FFFFL);
+    }
+
+    private void childOfChanged(int rel, int parent) {
+        if (rel == CHILD_OF) {
+            childOfChanges.addTo(parent, 1);
+        }
+    }
+
+    private void forgetChildOfChanges() {
+        childOfChanges.clear();
+        epoch++;
     }
 
     /** A sparse ChildOf change: a named entity is filed under its new parent (TableMoves leaves marker moves alone). */
@@ -450,6 +483,7 @@ public final class SparsePairs {
             int rel = Ids.first(x);
             for (int t : st().targets(rel, idx)) {
                 st().remove(rel, idx, t);
+                childOfChanged(rel, t);
                 moves.pairRemoved(idx, Ids.pairOfIndices(rel, t));
             }
         }
@@ -460,11 +494,13 @@ public final class SparsePairs {
     /** The transaction committed. */
     public void commit() {
         st().commit();
+        forgetChildOfChanges();
     }
 
     /** The transaction was rolled back page by page: the store follows. */
     public void undo() {
         st().undo();
+        forgetChildOfChanges();
     }
 
     /**
@@ -474,6 +510,7 @@ public final class SparsePairs {
      * which relationships are in use comes from the markers, so that an open reads no reverse page.
      */
     public void rebuild() {
+        forgetChildOfChanges();
         store.clear();
         built = false;
         pending = new IntOpenHashSet();
