@@ -347,6 +347,27 @@ public final class World implements AutoCloseable {
     }
 
     /**
+     * Creates {@code count} anonymous instances of {@code prefab} in one transaction (Flecs v4
+     * {@code ecs_bulk_init} of prefab instances): each as {@link #entity()} followed by
+     * {@code add(e, (IsA, prefab))}, with the same Override copies, prefab children and checks.
+     * With ChildOf stored sparse no instance makes a table: every instance (and every child) of
+     * one prefab lands in the tables of the first.
+     *
+     * @return the instances, in creation order
+     * @throws BatchSizeException  when {@code count} is negative
+     * @throws DeadEntityException when the prefab is not alive
+     * @throws FinalException      when the prefab is Final (nothing was created)
+     */
+    public long[] instantiate(long prefab, int count) {
+        if (count < 0) {
+            throw new BatchSizeException("cannot instantiate " + m.paths.describe(prefab) + " " + count
+                    + " times: the count must be 0 or more");
+        }
+        int idx = aliveIndex(prefab);
+        return transactionResult(w -> m.prefabs.instantiate(idx, count));
+    }
+
+    /**
      * Adds several ids in one transaction. Ids whose relationship has no write-time traits
      * (Exclusive, Symmetric, With, OneOf, ChildOf, IsA) move the entity once, straight to its
      * final table, which is what bulk loaders want; the others go through the same trait rules as

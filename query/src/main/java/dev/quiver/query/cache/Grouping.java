@@ -7,6 +7,7 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
@@ -21,7 +22,9 @@ import java.util.Map;
  *       {@code desc}.</li>
  * </ul>
  * A table's type fixes its targets, but a target's own depth changes when it moves, so depths are
- * worked out afresh for each evaluation ({@link Keys}).
+ * worked out afresh for each evaluation ({@link Keys}). When R is stored sparse (FEATURES TRT-16:
+ * a sparse ChildOf, or any sparse relationship), a table holding its marker has rows of different
+ * targets: their groups, targets and depths alike, are worked out row by row.
  *
  * @param kind what the group is
  * @param relationship R
@@ -46,7 +49,10 @@ record Grouping(Kind kind, long relationship, boolean descending, String text) {
     /** The group keys of tables during one evaluation. */
     final class Keys {
         private final World world;
-        private final Map<Table, Long> memo = new IdentityHashMap<>();
+        /** Group keys by table. */
+        private final Map<Table, Long> tableMemo = new IdentityHashMap<>();
+        /** Depths by node: a table (identity: Table keeps Object's equals) or an entity id of a sparse row. */
+        private final Map<Object, Long> memo = new HashMap<>();
 
         private Keys(World world) {
             this.world = world;
@@ -62,17 +68,15 @@ record Grouping(Kind kind, long relationship, boolean descending, String text) {
 
         /**
          * The group of the entity at {@code row} of {@code t}: the table's, or for a table holding
-         * R's sparse marker the target of the entity's first (R, *) pair (group by target only).
-         *
-         * @throws QueryOrderingException for {@code cascade} over a sparse R (depths are per table)
+         * R's sparse marker the target of the entity's first (R, *) pair (group by target) or the
+         * entity's own depth along R (cascade), worked out row by row.
          */
         long of(Table t, int row) {
             if (!perRow(t)) {
                 return of(t);
             }
-            if (kind != Kind.TARGET) {
-                throw new QueryOrderingException("cannot " + text + ": " + world.idToString(relationship)
-                        + " is stored sparse (DontFragment), so depths along it are not per table");
+            if (kind == Kind.DEPTH) {
+                return depth(t.entity(row));
             }
             long[] targets = world.targets(t.entity(row), relationship);
             return targets.length == 0 ? 0 : targets[0];
@@ -80,7 +84,7 @@ record Grouping(Kind kind, long relationship, boolean descending, String text) {
 
         /** The group of a table (for a table holding R's sparse marker: its first row's, {@link #of(Table, int)}). */
         long of(Table t) {
-            Long k = memo.get(t);
+            Long k = tableMemo.get(t);
             if (k != null) {
                 return k;
             }
@@ -88,7 +92,7 @@ record Grouping(Kind kind, long relationship, boolean descending, String text) {
                 return t.count() == 0 ? 0 : of(t, 0);
             }
             long key = kind == Kind.TARGET ? target(t) : depth(t);
-            memo.put(t, key);
+            tableMemo.put(t, key);
             return key;
         }
 
@@ -106,14 +110,28 @@ record Grouping(Kind kind, long relationship, boolean descending, String text) {
             return 0;
         }
 
-        /** Depth along R, without recursion (hierarchies may be deep); a cycle adds nothing. */
-        private long depth(Table start) {
-            Deque<Table> stack = new ArrayDeque<>();
-            Map<Table, Boolean> onStack = new IdentityHashMap<>();
+        /**
+         * The node of the depth walk an entity stands for: its table when R's pairs are in the
+         * table type (every row has the table's depth), else the entity itself (R stored sparse:
+         * each row has its own targets).
+         */
+        private Object node(long e) {
+            Table t = world.table(e);
+            return perRow(t) ? (Object) e : t;
+        }
+
+        /** Depth along R of a node ({@link #node}), without recursion (hierarchies may be deep); a cycle adds nothing. */
+        private long depth(Object start) {
+            Long known = memo.get(start);
+            if (known != null) {
+                return known;
+            }
+            Deque<Object> stack = new ArrayDeque<>();
+            Map<Object, Boolean> onStack = new HashMap<>();
             stack.push(start);
             onStack.put(start, Boolean.TRUE);
             while (!stack.isEmpty()) {
-                Table top = stack.peek();
+                Object top = stack.peek();
                 if (memo.containsKey(top)) {
                     stack.pop();
                     onStack.remove(top);
@@ -127,7 +145,7 @@ record Grouping(Kind kind, long relationship, boolean descending, String text) {
                     if (target == 0 || !world.isAlive(target)) {
                         continue;
                     }
-                    Table pt = world.table(target);
+                    Object pt = node(target);
                     Long pd = memo.get(pt);
                     if (pd != null) {
                         best = Math.max(best, pd + 1);
@@ -148,18 +166,26 @@ record Grouping(Kind kind, long relationship, boolean descending, String text) {
             return memo.get(start);
         }
 
-        private IntArrayList targets(Table t) {
+        /** The depth of entity {@code e} along R (its table's, or its own when its table holds R's sparse marker). */
+        private long depth(long e) {
+            return depth(node(e));
+        }
+
+        /** The target indices of R of a node: from a table's type, or an entity's sparse targets. */
+        private IntArrayList targets(Object n) {
             IntArrayList out = new IntArrayList();
             int r = Ids.index(relationship);
-            for (long id : t.type()) {
+            if (n instanceof Long e) {
+                for (long tgt : world.targets(e, relationship)) {
+                    out.add(Ids.index(tgt));
+                }
+                return out;
+            }
+            for (long id : ((Table) n).type()) {
                 if (!Ids.isPair(id)) {
                     break;
                 }
-                if (Ids.first(id) == r) {
-                    if (Ids.second(id) == Ids.WILDCARD_INDEX) {
-                        throw new QueryOrderingException("cannot " + text + ": " + world.idToString(relationship)
-                                + " is stored sparse (DontFragment), so its targets are not per table");
-                    }
+                if (Ids.first(id) == r && Ids.second(id) != Ids.WILDCARD_INDEX) {
                     out.add(Ids.second(id));
                 }
             }

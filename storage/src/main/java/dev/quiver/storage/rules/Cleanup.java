@@ -178,12 +178,13 @@ public final class Cleanup {
         for (int k = order.size() - 1; k >= 0; k--) {
             int x = order.getInt(k);
             Table t = moves.tableOf(x);
+            int parent = paths.parentIndex(x); // before dropSource: a sparse ChildOf keeps it in the store
             sparse.dropSource(x);
             for (long id : t.type()) {
                 moves.pairRemoved(x, id);
             }
             if (entities.name(x) != null) {
-                names.remove(paths.parentIndex(x), entities.name(x));
+                names.remove(parent, entities.name(x));
             }
             moves.removeRow(t, entities.row(x));
             entities.kill(x);

@@ -3,7 +3,6 @@ package dev.quiver.storage.rules;
 import dev.quiver.index.Ids;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.NameTakenException;
-import dev.quiver.storage.table.Types;
 import dev.quiver.storage.ConstraintException;
 import dev.quiver.storage.entity.EntityIndex;
 import dev.quiver.storage.entity.EntityNames;
@@ -22,9 +21,12 @@ public final class Hierarchy {
     private final EntityNames names;
     private final TableMoves moves;
     private final TraitRules rules;
+    private final Paths paths;
     private final Changes changes;
 
-    public Hierarchy(EntityIndex entities, EntityNames names, TableMoves moves, TraitRules rules, Changes changes) {
+    public Hierarchy(EntityIndex entities, EntityNames names, TableMoves moves, TraitRules rules, Paths paths,
+                     Changes changes) {
+        this.paths = paths;
         this.entities = entities;
         this.names = names;
         this.moves = moves;
@@ -89,8 +91,7 @@ public final class Hierarchy {
         if (name.equals(old)) {
             return;
         }
-        int parent = Types.target(moves.tableOf(idx).type(), Ids.index(Builtin.CHILD_OF));
-        parent = Math.max(parent, 0);
+        int parent = paths.parentIndex(idx);
         if (names.child(parent, name) != 0) {
             throw new NameTakenException("cannot rename " + (old == null ? "#" + idx : old) + " to '" + name
                     + "': a sibling has that name");

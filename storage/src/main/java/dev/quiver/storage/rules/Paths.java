@@ -17,6 +17,12 @@ public final class Paths {
     private final EntityIndex entities;
     private final EntityNames names;
     private final TableSet tables;
+    private SparsePairs sparse;
+
+    /** Sets the sparse pair storage (once, while the world is wired): a sparse ChildOf keeps parents there. */
+    public void setSparse(SparsePairs sparse) {
+        this.sparse = sparse;
+    }
 
     public Paths(EntityIndex entities, EntityNames names, TableSet tables) {
         this.entities = entities;
@@ -60,9 +66,11 @@ public final class Paths {
         return e;
     }
 
-    /** The parent index of entity index {@code i} (target of ChildOf), or 0 for a root. */
+    /** The parent index of entity index {@code i} (target of ChildOf, dense or sparse), or 0 for a root. */
     public int parentIndex(int i) {
-        return Types.parent(tables.get(entities.table(i)).type());
+        long[] type = tables.get(entities.table(i)).type();
+        int p = sparse == null ? -1 : sparse.parentOf(type, i);
+        return p >= 0 ? p : Types.parent(type);
     }
 
     /** The path of alive entity index {@code i}: names from the root joined by {@code .}; {@code #i} when anonymous. */

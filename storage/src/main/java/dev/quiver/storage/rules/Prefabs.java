@@ -60,6 +60,9 @@ public final class Prefabs implements TraitRules.Instantiation {
     private final Inheritance inheritance;
     private final Paths paths;
     private final Changes changes;
+    private SparsePairs sparse;
+    /** The entities the running {@link #instantiate} created, in creation order (null when none runs). */
+    private IntArrayList created;
     private int depth;
     /** The base of the outermost instantiation running, for the error message. */
     private int outermost;
@@ -106,6 +109,128 @@ public final class Prefabs implements TraitRules.Instantiation {
                 depth--;
             }
         }
+    }
+
+    /**
+     * Creates {@code count} anonymous instances of entity index {@code base}: each a new entity
+     * with {@code (IsA, base)} added under the trait rules ({@link #isAAdded}). The first instance
+     * goes through the rules; the others replicate it ({@link #replicate}) when its subtree allows
+     * (its children hold a sparse ChildOf, and no pair of it is sparse otherwise, Symmetric, or
+     * pointing inside it: then the rules would give each instance the same tables, values, names
+     * and targets), else each goes through the rules too. Nothing the rules read changes between two instances: an instance
+     * adds only new entities, and pairs pointing at them from inside its own subtree.
+     *
+     * @return the instances, in creation order
+     */
+    public long[] instantiate(int base, int count) {
+        long[] out = new long[count];
+        if (count == 0) {
+            return out;
+        }
+        long isA = Ids.pairOfIndices(IS_A, base);
+        created = new IntArrayList();
+        IntArrayList recorded = created;
+        long first;
+        try {
+            first = hierarchy.create(null, 0);
+            created.add(Ids.index(first));
+            rules.add(Ids.index(first), isA);
+        } finally {
+            created = null;
+        }
+        out[0] = first;
+        int[] subtree = recorded.toIntArray();
+        boolean same = replicable(subtree);
+        for (int i = 1; i < count; i++) {
+            if (same) {
+                out[i] = replicate(subtree);
+            } else {
+                long e = hierarchy.create(null, 0);
+                rules.add(Ids.index(e), isA);
+                out[i] = e;
+                same = replicable(subtree); // the automatic switch may have made ChildOf sparse meanwhile
+            }
+        }
+        return out;
+    }
+
+    /**
+     * True when the subtree of a first instance ({@code subtree}, in creation order: the instance,
+     * then the children made by {@link #instantiateChildren}) may be replicated: each pair of its
+     * entities is in the table type and points outside the subtree, or is a sparse ChildOf pair;
+     * no pair is of a Symmetric relationship (its mirror would lie outside the subtree).
+     */
+    private boolean replicable(int[] subtree) {
+        var inside = new IntOpenHashSet(subtree);
+        for (int x : subtree) {
+            if (!entities.isAliveIndex(x)) {
+                return false;
+            }
+            for (long id : moves.tableOf(x).type()) {
+                if (!Ids.isPair(id)) {
+                    break;
+                }
+                int rel = Ids.first(id);
+                if (Types.isMarker(id) && rel != CHILD_OF) {
+                    return false;
+                }
+                if (moves.tableOf(rel).hasId(Builtin.SYMMETRIC)) {
+                    return false;
+                }
+                if (!Types.isMarker(id) && inside.contains(Ids.second(id))) {
+                    // a dense pair inside the subtree names a new table per instance (a dense ChildOf:
+                    // each new table counts toward the automatic switch): left to the rules
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * One more instance like the first ({@code subtree}): each entity of it gets a counterpart in
+     * the same table, with the same values and name, its name-index entry under the counterpart
+     * parent, its sparse ChildOf in the store and every pair in the reverse index.
+     *
+     * @return the new instance
+     */
+    private long replicate(int[] subtree) {
+        var map = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap(subtree.length);
+        long instance = 0;
+        for (int x : subtree) {
+            Table t = moves.tableOf(x);
+            int idx = entities.allocate();
+            changes.meta();
+            String name = entities.name(x);
+            long e = entities.revive(idx, name);
+            int row = t.append(e);
+            entities.place(idx, t.id(), row);
+            changes.entity(idx);
+            changes.row(t.id(), row);
+            int srcRow = entities.row(x);
+            for (Column c : t.columns()) {
+                c.copyRow(srcRow, c, row);
+            }
+            for (long id : t.type()) {
+                if (!Ids.isPair(id)) {
+                    break;
+                }
+                moves.pairAdded(idx, id); // markers excluded there
+            }
+            int parent = 0;
+            if (x != subtree[0]) {
+                parent = map.get(paths.parentIndex(x));
+                sparse.addPlaced(idx, CHILD_OF, parent); // replicable: a child's ChildOf is sparse
+            }
+            if (name != null) {
+                names.put(parent, name, e);
+            }
+            map.put(x, idx);
+            if (instance == 0) {
+                instance = e;
+            }
+        }
+        return instance;
     }
 
     /** A new id on entity index {@code idx}: an Inherit data id it saw through a base gets the base's value. */
@@ -217,13 +342,7 @@ public final class Prefabs implements TraitRules.Instantiation {
     private void instantiateChildren(int instance, int base) {
         // the children through the component index: the base's reverse-index entries also list
         // every instance (IsA, base), which would make each instantiation cost O(instances)
-        var children = new IntArrayList();
-        for (Table t : tables.matching(Ids.pairOfIndices(CHILD_OF, base))) {
-            for (int r = 0; r < t.count(); r++) {
-                children.add(Ids.index(t.entity(r)));
-            }
-        }
-        children.sort(null);
+        var children = childrenOf(base);
         long instanceId = entities.idOf(instance);
         for (int k = 0; k < children.size(); k++) {
             int c = children.getInt(k);
@@ -233,6 +352,9 @@ public final class Prefabs implements TraitRules.Instantiation {
             String name = entities.name(c);
             long existing = name == null ? 0 : names.child(instance, name);
             long copy = existing != 0 ? existing : hierarchy.create(name, instanceId);
+            if (created != null && existing == 0) {
+                created.add(Ids.index(copy));
+            }
             rules.add(Ids.index(copy), Ids.pairOfIndices(IS_A, c));
         }
     }
@@ -243,6 +365,50 @@ public final class Prefabs implements TraitRules.Instantiation {
     /** Sets the validators (once, while the world is wired). */
     public void setValidators(Validators validators) {
         this.validators = validators;
+    }
+
+    /**
+     * The children of entity index {@code base}, ascending: through the component index when
+     * ChildOf fragments, else through the reverse index (a sparse ChildOf, {@link SparsePairs}).
+     */
+    private IntArrayList childrenOf(int base) {
+        var children = new IntArrayList();
+        if (sparse != null && sparse.isSparse(CHILD_OF)) {
+            // the reverse list of a prefab also holds every instance's (IsA, base): scanned once
+            // per base while its sparse children stay the same (SparsePairs.childrenVersion)
+            long version = sparse.childrenVersion(base);
+            ChildrenMemo m = childrenMemo.get(base);
+            if (m == null || m.version != version) {
+                int[] found = sparse.holders(Ids.pairOfIndices(CHILD_OF, base));
+                java.util.Arrays.sort(found);
+                m = new ChildrenMemo(version, found);
+                if (childrenMemo.size() > 4096) {
+                    childrenMemo.clear();
+                }
+                childrenMemo.put(base, m);
+            }
+            children.addElements(0, m.children);
+            return children;
+        }
+        for (Table t : tables.matching(Ids.pairOfIndices(CHILD_OF, base))) {
+            for (int r = 0; r < t.count(); r++) {
+                children.add(Ids.index(t.entity(r)));
+            }
+        }
+        children.sort(null);
+        return children;
+    }
+
+    /** The sparse children of a base as of {@link SparsePairs#childrenVersion}, ascending. */
+    private record ChildrenMemo(long version, int[] children) {
+    }
+
+    private final it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<ChildrenMemo> childrenMemo =
+            new it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<>();
+
+    /** Sets the sparse pair storage (once, while the world is wired): a sparse ChildOf keeps the prefab children there. */
+    public void setSparse(SparsePairs sparse) {
+        this.sparse = sparse;
     }
 
     /** Copies the value of data id {@code id} from entity index {@code from} to {@code to} (both own it). */

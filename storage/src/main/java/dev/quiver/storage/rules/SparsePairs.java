@@ -5,6 +5,7 @@ import dev.quiver.index.ReverseIndex;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.SparseStorageException;
 import dev.quiver.storage.entity.EntityIndex;
+import dev.quiver.storage.entity.EntityNames;
 import dev.quiver.storage.table.Column;
 import dev.quiver.storage.table.Schemas;
 import dev.quiver.storage.table.SparseStore;
@@ -29,8 +30,12 @@ import java.util.Arrays;
  * (by source) and in the reverse index (by target), which persists them; the store is rebuilt from
  * the reverse index at load ({@link #rebuild}).
  *
- * <p>Only user relationships whose pairs carry no data are sparse; ChildOf, IsA and every other
- * builtin keep one table per target. The automatic choice ({@code -Dquiver.sparse=auto}, the
+ * <p>Only user relationships whose pairs carry no data, and ChildOf (issue 8 section 5: Exclusive,
+ * so one parent per entity, in the flat first-target array), are sparse; IsA and every other
+ * builtin keep one table per target. A sparse ChildOf keeps the name index in step here: a named
+ * entity whose parent changes in the store is filed under the new parent ({@code TableMoves}
+ * leaves the moves of a type holding ChildOf's marker alone), and {@link #parentOf} answers
+ * {@code Paths}. The automatic choice ({@code -Dquiver.sparse=auto}, the
  * default) switches an eligible relationship when the tables holding its pairs (one per target
  * combination) reach {@code -Dquiver.sparse.threshold} (default {@value #DEFAULT_THRESHOLD});
  * {@code always} switches every eligible relationship at its first pair (for tests: every query
@@ -53,6 +58,7 @@ public final class SparsePairs {
     private final Traits traits;
     private final Schemas schemas;
     private final Paths paths;
+    private final EntityNames names;
     private final SparseStore store = new SparseStore();
     /** False after a load until the store is first needed ({@link #rebuild} is lazy: open reads no reverse page for it). */
     private boolean built = true;
@@ -60,10 +66,18 @@ public final class SparsePairs {
     private IntOpenHashSet pending = new IntOpenHashSet();
     private final Mode mode;
     private final int threshold;
+    /**
+     * Per parent index: how many times a sparse {@code (ChildOf, parent)} came or went in the open
+     * transaction ({@link #childrenVersion}); cleared, with {@link #epoch} bumped, at every commit,
+     * undo, switch and rebuild, so it never grows past one transaction's parents.
+     */
+    private final it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap childOfChanges = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap();
+    private int epoch;
 
     public SparsePairs(EntityIndex entities, TableSet tables, TableMoves moves, ReverseIndex reverse, Traits traits,
-                       Schemas schemas, Paths paths) {
+                       Schemas schemas, Paths paths, EntityNames names) {
         this.entities = entities;
+        this.names = names;
         this.tables = tables;
         this.moves = moves;
         this.reverse = reverse;
@@ -111,9 +125,20 @@ public final class SparsePairs {
 
     // ------------------------------------------------------------------ which kind
 
+    /** ChildOf's index: the one builtin relationship that may be stored sparse (one parent per entity). */
+    private static final int CHILD_OF = Ids.index(Builtin.CHILD_OF);
+
+    /**
+     * True when relationship index {@code rel} may ever be stored sparse: a user relationship, or
+     * ChildOf (Exclusive, no data; issue 8 section 5). IsA and the other builtins keep fragmenting.
+     */
+    private static boolean mayBeSparse(int rel) {
+        return rel >= Builtin.FIRST_USER_INDEX || rel == CHILD_OF;
+    }
+
     /** True when pairs of relationship index {@code rel} are stored sparse. */
     public boolean isSparse(int rel) {
-        if (rel < Builtin.FIRST_USER_INDEX || !entities.isAliveIndex(rel)) {
+        if (!mayBeSparse(rel) || !entities.isAliveIndex(rel)) {
             return false;
         }
         // before the store is built (after a load), the markers in the tables tell the same
@@ -145,7 +170,7 @@ public final class SparsePairs {
             checkNoData(rel, pair);
             return true;
         }
-        if (mode == Mode.NEVER || rel < Builtin.FIRST_USER_INDEX || !eligible(rel, pair)) {
+        if (mode == Mode.NEVER || !mayBeSparse(rel) || !eligible(rel, pair)) {
             return false;
         }
         if (mode == Mode.AUTO && tables.matching(Types.marker(rel)).size() + 1 < threshold) {
@@ -168,7 +193,7 @@ public final class SparsePairs {
         if (isSparse(rel)) {
             return true;
         }
-        if (mode == Mode.NEVER || rel < Builtin.FIRST_USER_INDEX) {
+        if (mode == Mode.NEVER || !mayBeSparse(rel)) {
             return false;
         }
         return mode == Mode.ALWAYS || tables.matching(Types.marker(rel)).size() + 1 >= threshold;
@@ -217,11 +242,11 @@ public final class SparsePairs {
     }
 
     /**
-     * True when relationship {@code rel} may be made sparse: a user relationship without a schema
-     * whose pairs (the new one and every existing one) carry no data.
+     * True when relationship {@code rel} may be made sparse: a user relationship (or ChildOf) without
+     * a schema whose pairs (the new one and every existing one) carry no data.
      */
     public boolean eligible(int rel, long pair) {
-        if (rel < Builtin.FIRST_USER_INDEX || schemas.get(rel) != null || (pair != 0 && schemas.of(pair) != null)) {
+        if (!mayBeSparse(rel) || schemas.get(rel) != null || (pair != 0 && schemas.of(pair) != null)) {
             return false;
         }
         for (Table t : tables.matching(Types.marker(rel))) {
@@ -253,6 +278,7 @@ public final class SparsePairs {
 
     /** Moves every existing pair of {@code rel} out of the tables into sparse storage. */
     private void switchToSparse(int rel) {
+        forgetChildOfChanges();
         long marker = Types.marker(rel);
         for (Table t : new ArrayList<>(tables.matching(marker))) {
             long[] removed;
@@ -321,25 +347,113 @@ public final class SparsePairs {
         if (st().has(rel, idx, tgt)) {
             return;
         }
-        if (st().count(rel, idx) == 0) {
+        int before = st().first(rel, idx);
+        if (before == 0) {
             Table t = moves.tableOf(idx);
             moves.move(idx, tables.withId(t, Types.marker(rel)));
         }
         st().add(rel, idx, tgt);
+        childOfChanged(rel, tgt);
         moves.pairAdded(idx, Ids.pairOfIndices(rel, tgt));
+        parentMoved(idx, rel, before);
+    }
+
+    /**
+     * Records the sparse pair {@code (rel, tgt)} of entity index {@code idx}, which was placed
+     * straight into a table holding the marker of {@code rel} and has no pair of it yet (batch
+     * instantiation, {@link Prefabs#instantiate}): the store and the reverse index only; the name
+     * index is the caller's.
+     */
+    public void addPlaced(int idx, int rel, int tgt) {
+        st().add(rel, idx, tgt);
+        childOfChanged(rel, tgt);
+        moves.pairAdded(idx, Ids.pairOfIndices(rel, tgt));
+    }
+
+    /**
+     * Gives {@code idx} the sparse pair {@code (rel, tgt)} in place of every other pair of
+     * {@code rel} (Exclusive: one target). The holder's table stays when it had a target already,
+     * and a named child moves in the name index once, from its old parent to the new one.
+     */
+    public void replace(int idx, int rel, int tgt) {
+        if (tgt == Ids.WILDCARD_INDEX || tgt == Ids.ANY_INDEX) {
+            throw new IllegalStateException("a sparse marker is no pair to add: (#" + rel + ", *)");
+        }
+        int[] old = st().targets(rel, idx);
+        if (old.length == 1 && old[0] == tgt) {
+            return;
+        }
+        int before = old.length == 0 ? 0 : old[0];
+        if (old.length == 0) {
+            Table t = moves.tableOf(idx);
+            moves.move(idx, tables.withId(t, Types.marker(rel)));
+        }
+        for (int o : old) {
+            if (o != tgt) {
+                st().remove(rel, idx, o);
+                childOfChanged(rel, o);
+                moves.pairRemoved(idx, Ids.pairOfIndices(rel, o));
+            }
+        }
+        if (st().add(rel, idx, tgt)) {
+            childOfChanged(rel, tgt);
+            moves.pairAdded(idx, Ids.pairOfIndices(rel, tgt));
+        }
+        parentMoved(idx, rel, before);
     }
 
     /** Removes the sparse pair {@code (rel, tgt)} from {@code idx} (the marker with its last target); false when absent. */
     public boolean remove(int idx, int rel, int tgt) {
+        int before = st().first(rel, idx);
         if (!st().remove(rel, idx, tgt)) {
             return false;
         }
+        childOfChanged(rel, tgt);
         moves.pairRemoved(idx, Ids.pairOfIndices(rel, tgt));
         if (st().count(rel, idx) == 0) {
             Table t = moves.tableOf(idx);
             moves.move(idx, tables.withoutId(t, Types.marker(rel)));
         }
+        parentMoved(idx, rel, before);
         return true;
+    }
+
+    /**
+     * The parent of entity index {@code idx} when ChildOf is stored sparse and {@code type} (its
+     * table type) holds the marker; -1 when the type answers by itself ({@link Types#parent}).
+     */
+    public int parentOf(long[] type, int idx) {
+        if (!Types.hasParentMarker(type)) {
+            return -1; // a marker in the type means ChildOf is sparse
+        }
+        return st().first(CHILD_OF, idx);
+    }
+
+    /**
+     * A value that changes whenever the sparse children of entity index {@code parent} may have
+     * changed: equal values mean the same children ({@code Prefabs} keeps a prefab's children
+     * between instantiations without scanning the reverse list, which also holds every instance).
+     */
+    public long childrenVersion(int parent) {
+        return ((long) epoch << 32) | (childOfChanges.get(parent) & 0xFFFF_FFFFL);
+    }
+
+    private void childOfChanged(int rel, int parent) {
+        if (rel == CHILD_OF) {
+            childOfChanges.addTo(parent, 1);
+        }
+    }
+
+    private void forgetChildOfChanges() {
+        childOfChanges.clear();
+        epoch++;
+    }
+
+    /** A sparse ChildOf change: a named entity is filed under its new parent (TableMoves leaves marker moves alone). */
+    private void parentMoved(int idx, int rel, int before) {
+        if (rel == CHILD_OF) {
+            names.reparent(idx, before, st().first(CHILD_OF, idx));
+        }
     }
 
     /**
@@ -369,6 +483,7 @@ public final class SparsePairs {
             int rel = Ids.first(x);
             for (int t : st().targets(rel, idx)) {
                 st().remove(rel, idx, t);
+                childOfChanged(rel, t);
                 moves.pairRemoved(idx, Ids.pairOfIndices(rel, t));
             }
         }
@@ -379,11 +494,13 @@ public final class SparsePairs {
     /** The transaction committed. */
     public void commit() {
         st().commit();
+        forgetChildOfChanges();
     }
 
     /** The transaction was rolled back page by page: the store follows. */
     public void undo() {
         st().undo();
+        forgetChildOfChanges();
     }
 
     /**
@@ -393,6 +510,7 @@ public final class SparsePairs {
      * which relationships are in use comes from the markers, so that an open reads no reverse page.
      */
     public void rebuild() {
+        forgetChildOfChanges();
         store.clear();
         built = false;
         pending = new IntOpenHashSet();

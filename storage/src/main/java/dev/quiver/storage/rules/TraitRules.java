@@ -249,10 +249,11 @@ public final class TraitRules {
             }
         }
         if (sparsePair) {
-            for (int k = 0; k < replaced.size(); k++) {
-                sparse.remove(idx, rel, Ids.second(replaced.getLong(k)));
+            if (traits.has(rel, Builtin.EXCLUSIVE)) {
+                sparse.replace(idx, rel, tgt); // one move of the name, never through the root
+            } else {
+                sparse.add(idx, rel, tgt);
             }
-            sparse.add(idx, rel, tgt);
         } else {
             moves.move(idx, replaced.isEmpty() ? tables.withId(t, id) : tables.forType(Types.insert(type, id)));
         }
@@ -377,6 +378,19 @@ public final class TraitRules {
         }
     }
 
+    /** A named entity losing its parent becomes a root: refused when a root of its name exists. */
+    private void checkRootName(int idx) {
+        String name = entities.name(idx);
+        if (name == null) {
+            return;
+        }
+        long other = names.child(0, name);
+        if (other != 0 && other != entities.idOf(idx)) {
+            throw new NameTakenException("cannot remove the parent of " + paths.path(idx)
+                    + ": a root entity named '" + name + "' exists");
+        }
+    }
+
     /**
      * Removes one concrete id from entity index {@code idx} (nothing when it lacks it); a disabled
      * component goes with its {@code (Disabled, C)} pair.
@@ -385,6 +399,9 @@ public final class TraitRules {
         if (sparse.isSparsePair(id)) {
             // Union / DontFragment: removing (R, X) while the target is Y does nothing
             int rel = Ids.first(id), tgt = Ids.second(id);
+            if (rel == Ids.index(Builtin.CHILD_OF) && sparse.has(idx, rel, tgt)) {
+                checkRootName(idx);
+            }
             if (sparse.remove(idx, rel, tgt) && tgt != idx && entities.isAliveIndex(tgt) && traits.has(rel, Builtin.SYMMETRIC)) {
                 remove(tgt, Ids.pairOfIndices(rel, idx));
             }
@@ -399,13 +416,8 @@ public final class TraitRules {
             id = stash;
         }
         checkStructuralChange(idx, id, "remove");
-        String name = entities.name(idx);
-        if (Ids.isPair(id) && Ids.first(id) == Ids.index(Builtin.CHILD_OF) && name != null) {
-            long other = names.child(0, name);
-            if (other != 0 && other != entities.idOf(idx)) {
-                throw new NameTakenException("cannot remove the parent of " + paths.path(idx)
-                        + ": a root entity named '" + name + "' exists");
-            }
+        if (Ids.isPair(id) && Ids.first(id) == Ids.index(Builtin.CHILD_OF)) {
+            checkRootName(idx);
         }
         moves.move(idx, tables.withoutId(t, id));
         if (Ids.isPair(id)) {

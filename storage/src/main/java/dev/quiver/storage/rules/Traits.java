@@ -17,6 +17,12 @@ public final class Traits {
     private final EntityIndex entities;
     private final TableSet tables;
     private final Schemas schemas;
+    private SparsePairs sparse;
+
+    /** Sets the sparse pair storage (once, while the world is wired): the Acyclic check follows a sparse ChildOf. */
+    public void setSparse(SparsePairs sparse) {
+        this.sparse = sparse;
+    }
 
     public Traits(EntityIndex entities, TableSet tables, Schemas schemas) {
         this.entities = entities;
@@ -129,7 +135,7 @@ public final class Traits {
         queue.add(from);
         for (int q = 0; q < queue.size(); q++) {
             int x = queue.getInt(q);
-            for (int t : Types.targets(typeOf(x), rel)) {
+            for (int t : sparse != null && sparse.isSparse(rel) ? sparse.targets(x, rel) : Types.targets(typeOf(x), rel)) {
                 if (parent.containsKey(t)) {
                     continue;
                 }

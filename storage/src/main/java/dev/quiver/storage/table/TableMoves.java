@@ -70,7 +70,10 @@ public final class TableMoves {
                 j++;
             }
         }
-        names.reparent(idx, Types.parent(old), Types.parent(newType));
+        if (!Types.hasParentMarker(old) && !Types.hasParentMarker(newType)) {
+            // a sparse ChildOf (the marker): its parent is in the sparse store, whose changes refile the name
+            names.reparent(idx, Types.parent(old), Types.parent(newType));
+        }
         int srow = entities.row(idx);
         int drow = dst.append(e);
         for (Column dc : dst.columns()) {

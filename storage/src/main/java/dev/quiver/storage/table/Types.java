@@ -165,9 +165,19 @@ public final class Types {
         return false;
     }
 
-    /** The parent index: the target of the type's {@code (ChildOf, P)} pair, or 0 for a root. */
+    /**
+     * The parent index: the target of the type's {@code (ChildOf, P)} pair, or 0 for a root. A type
+     * holding ChildOf's sparse marker ({@link #hasParentMarker}) does not know the parent: ask
+     * {@code rules.SparsePairs#parentOf}.
+     */
     public static int parent(long[] type) {
-        return target(type, Ids.index(Builtin.CHILD_OF));
+        int p = target(type, Ids.index(Builtin.CHILD_OF));
+        return p == Ids.WILDCARD_INDEX ? 0 : p;
+    }
+
+    /** True when the type holds ChildOf's sparse marker {@code (ChildOf, *)}: its rows' parents are in the sparse store. */
+    public static boolean hasParentMarker(long[] type) {
+        return Arrays.binarySearch(type, marker(Ids.index(Builtin.CHILD_OF))) >= 0;
     }
 
     /**
