@@ -245,7 +245,10 @@ final class InheritOps {
                 if (tb.count() == 0 || !seen.add(tb.id()) || ev.skip(tb)) {
                     continue;
                 }
-                boolean perRow = SparseOps.perRow(tb, true);
+                boolean perRow = false; // row by row when the table holds the marker of one of the relationships
+                for (long r : rels) {
+                    perRow |= SparseOps.perRow(tb, true, r, false);
+                }
                 if (!perRow) {
                     matchOwn(tb.type(), 0, rels, sec, false, anyS, m);
                     if (m.isEmpty()) {
