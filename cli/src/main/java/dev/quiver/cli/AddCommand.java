@@ -2,6 +2,7 @@ package dev.quiver.cli;
 
 import dev.quiver.storage.World;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 import java.nio.file.Path;
@@ -15,6 +16,9 @@ import java.util.List;
                 + "mentions are created when missing.",
             "Example: quiver add w KindOf Transitive; quiver add w dog \"(KindOf, animal)\""})
 final class AddCommand extends BaseCommand {
+    @Mixin
+    ScopeOption scope = new ScopeOption();
+
     @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (must exist).")
     Path world;
 
@@ -27,6 +31,7 @@ final class AddCommand extends BaseCommand {
     @Override
     public Integer call() {
         try (World w = openWriter(world)) {
+            scope.apply(w);
             List<String> added = new ArrayList<>();
             w.transaction(tx -> {
                 long e = tx.entity(entity);

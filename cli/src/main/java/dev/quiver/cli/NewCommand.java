@@ -3,6 +3,7 @@ package dev.quiver.cli;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.World;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -23,6 +24,9 @@ import java.util.List;
                 + "is given (then the bases are added to it).",
             "Example: quiver new w inst1 --isa Ship; quiver new w turret --child-of inst1"})
 final class NewCommand extends BaseCommand {
+    @Mixin
+    ScopeOption scope = new ScopeOption();
+
     @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (must exist).")
     Path world;
 
@@ -42,6 +46,7 @@ final class NewCommand extends BaseCommand {
     @Override
     public Integer call() {
         try (World w = openWriter(world)) {
+            scope.apply(w);
             long created = w.transactionResult(tx -> {
                 long q = parent == null ? 0 : tx.resolve(parent);
                 long[] isa = new long[bases.size()];
@@ -55,11 +60,17 @@ final class NewCommand extends BaseCommand {
                         tx.add(e, tx.pair(Builtin.CHILD_OF, q));
                     }
                 } else {
-                    String path = q == 0 ? name : tx.path(q) + "." + name;
-                    if (tx.lookup(path) != 0 && !ensure) {
+                    long under = q != 0 ? q : tx.scope(); // --child-of, else the --scope, else the root
+                    long found = tx.lookup(under, name);
+                    if (found != 0 && !ensure) {
+                        String path = under == 0 ? name : tx.path(under) + "." + name;
                         throw new CliInputException("entity '" + path + "' exists (use --ensure to accept it)");
                     }
-                    e = tx.entity(path);
+                    long[] made = {found};
+                    if (found == 0) {
+                        tx.inScope(under, () -> made[0] = tx.entity(name));
+                    }
+                    e = made[0];
                 }
                 for (long b : isa) {
                     tx.add(e, tx.pair(Builtin.IS_A, b));

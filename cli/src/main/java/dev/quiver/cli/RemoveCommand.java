@@ -2,6 +2,7 @@ package dev.quiver.cli;
 
 import dev.quiver.storage.World;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -14,6 +15,9 @@ import java.util.List;
         description = "Removes each ID from ENTITY in one transaction. ENTITY and every name must exist; "
                 + "an ID the entity does not have is left alone. \"(R, *)\" removes every pair of R.")
 final class RemoveCommand extends BaseCommand {
+    @Mixin
+    ScopeOption scope = new ScopeOption();
+
     @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (must exist).")
     Path world;
 
@@ -34,6 +38,7 @@ final class RemoveCommand extends BaseCommand {
                 throw new CliInputException("--all takes no ENTITY or IDs");
             }
             try (World w = openWriter(world)) {
+                scope.apply(w);
                 long id = w.id(all);
                 int holders = w.sparse().holders(id).length; // sparse pairs too (FEATURES TRT-16)
                 w.removeAll(id);
@@ -45,6 +50,7 @@ final class RemoveCommand extends BaseCommand {
             throw new CliInputException("give ENTITY and at least one ID, or --all ID");
         }
         try (World w = openWriter(world)) {
+            scope.apply(w);
             List<String> removed = new ArrayList<>();
             w.transaction(tx -> {
                 long e = tx.resolve(entity);

@@ -14,6 +14,7 @@ import dev.quiver.storage.Schema;
 import dev.quiver.storage.ValueException;
 import dev.quiver.storage.World;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 import java.math.BigDecimal;
@@ -31,6 +32,9 @@ import java.util.Map;
                 + "Entity fields take names. ENTITY is created when missing.",
             "Example: quiver set w ship Position '{\"x\": 1.5, \"y\": 2}'"})
 final class SetCommand extends BaseCommand {
+    @Mixin
+    ScopeOption scope = new ScopeOption();
+
     /**
      * Deepest JSON nesting accepted: a value is an object or array of scalars (depth 1); a little
      * deeper still parses, so that a nested value is refused by name instead of by depth.
@@ -65,6 +69,7 @@ final class SetCommand extends BaseCommand {
     public Integer call() {
         JsonNode node = parse(json);
         try (World w = openWriter(world)) {
+            scope.apply(w);
             w.transaction(tx -> {
                 long id = tx.id(component);
                 Schema schema = tx.schema(id);

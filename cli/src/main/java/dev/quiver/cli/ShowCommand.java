@@ -2,6 +2,7 @@ package dev.quiver.cli;
 
 import dev.quiver.storage.World;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 import java.nio.file.Path;
@@ -13,6 +14,9 @@ import java.util.Map;
                 + "each component; then the ids it inherits through IsA ((OnInstantiate, Inherit) ids of "
                 + "its bases), each marked 'inherited from BASE' with the value that base holds.")
 final class ShowCommand extends BaseCommand {
+    @Mixin
+    ScopeOption scope = new ScopeOption();
+
     @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (must exist).")
     Path world;
 
@@ -22,6 +26,7 @@ final class ShowCommand extends BaseCommand {
     @Override
     public Integer call() {
         try (World w = openReader(world)) {
+            scope.apply(w);
             long e = w.resolve(entity);
             out().println(w.path(e));
             for (long id : w.type(e)) {

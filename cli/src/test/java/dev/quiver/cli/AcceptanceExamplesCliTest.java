@@ -788,20 +788,22 @@ class AcceptanceExamplesCliTest {
 
     @Test
     void a29PathsRelativeLookupScope() {
-        // A-29 Paths, relative lookup, scope [000, 002, 004]
-        // The CLI has no current scope and no relative lookup (FEATURES ENT-05, ENT-07): A is
-        // created inside Parent's script scope, b (unnamed in the example) with `new --child-of`,
-        // and the relative lookup of "Child" from Parent is left out.
-        world("Parent { Child {} }\nParent { A {} }\n");
-        String b = run("new", w, "b", "--child-of", "Parent").ok().out().strip();
-        assertEquals("Parent.b", b);
+        // A-29 Paths, relative lookup, scope [000, 002, 004]; --scope is the CLI's scope (FEATURES ENT-07)
+        world("Parent { Child {} }\n");
+        assertEquals("Parent.A", run("new", w, "A", "--scope", "Parent").ok().out().strip());
+        String b = run("new", w, "--scope", "Parent").ok().out().strip();
+        assertTrue(b.matches("#\\d+"), b); // an anonymous entity prints as #index
+        assertEquals(b + "\n  (ChildOf,Parent)\n", show(b), "b was made below the scope");
         assertEquals("Parent.Child\n  (ChildOf,Parent)\n", show("Parent.Child"));
         assertEquals("Parent.Child\n  (ChildOf,Parent)\n", show("Parent::Child"));
+        assertEquals("Parent.Child\n  (ChildOf,Parent)\n", run("show", w, "Child", "--scope", "Parent").ok().out(),
+            "Child relative to Parent");
         run("show", w, "Child").badInput("Child");
+        run("show", w, "Child", "--scope", "Nowhere").badInput("Nowhere");
         assertEquals("Parent.A\n  (ChildOf,Parent)\n", show("Parent.A"));
-        canon().q("ChildOf(Parent.b, Parent)", "- | - | (ChildOf,Parent)@Parent.b")
+        canon().q("ChildOf(Parent.A, Parent)", "- | - | (ChildOf,Parent)@Parent.A")
             .q("(ChildOf, Parent)", "Parent.Child | - | (ChildOf,Parent)", "Parent.A | - | (ChildOf,Parent)",
-                "Parent.b | - | (ChildOf,Parent)")
+                b + " | - | (ChildOf,Parent)")
             .check();
     }
 

@@ -855,24 +855,29 @@ class AcceptanceExamplesTest {
     @Test
     void a29PathsRelativeLookupScope() {
         // A-29 Paths, relative lookup, scope [000, 002, 004]
-        // Quiver has no current scope (FEATURES ENT-07's inScope) and no lookup relative to a
-        // parent (ENT-05): A is created by its path and b by adding (ChildOf, Parent), and the
-        // relative lookup of "Child" from Parent is left out.
-        long[] b = new long[1];
+        long[] made = new long[3];
         build(() -> {
-            e("Parent.Child");
-            e("Parent.A");
-            b[0] = w.entity();
-            w.add(b[0], w.pair(Builtin.CHILD_OF, e("Parent")));
+            long parent = e("Parent");
+            long child = e("Child");
+            w.add(child, w.pair(Builtin.CHILD_OF, parent));
+            long prev = w.setScope(parent);
+            made[0] = e("A");
+            made[1] = w.entity();
+            assertEquals(parent, w.setScope(prev), "setting a scope returns the previous one");
+            made[2] = prev;
         });
+        assertEquals(0, made[2]);
+        assertEquals(0, w.scope());
+        long parent = w.resolve("Parent");
         long child = w.resolve("Parent.Child");
         assertEquals(child, w.lookup("Parent.Child"));
         assertEquals(child, w.lookup("Parent::Child"));
+        assertEquals(child, w.lookup(parent, "Child"), "relative to Parent");
         assertEquals(0, w.lookup("Child"), "not found from the root");
         assertEquals("Parent.Child", w.path(child));
-        assertEquals("Parent.A", w.path(w.resolve("Parent.A")));
-        assertTrue(w.has(b[0], pair("ChildOf", "Parent")));
-        assertEquals(list("Parent.Child", "Parent.A", w.path(b[0])), these("(ChildOf, Parent)"));
+        assertEquals("Parent.A", w.path(made[0]));
+        assertTrue(w.has(made[1], pair("ChildOf", "Parent")));
+        assertEquals(list("Parent.Child", "Parent.A", w.path(made[1])), these("(ChildOf, Parent)"));
     }
 
     // ------------------------------------------------------------------ cleanup

@@ -57,13 +57,14 @@ import java.util.function.LongConsumer;
  * thread uses a world at a time.
  */
 public final class World implements AutoCloseable {
-    private final Persistence persistence;
+    /** The files (package access: {@link WorldPages} streams their pages). */
+    final Persistence persistence;
     private final Path dir;
     private final boolean readOnly;
 
     /** The in-memory state: every structure and rule, wired together. */
-    private final WorldModel m = new WorldModel();
-    private final Transactions tx;
+    final WorldModel m = new WorldModel();
+    final Transactions tx;
 
     private World(Store store, boolean readOnly, Path dir) {
         this.dir = dir;
@@ -146,7 +147,7 @@ public final class World implements AutoCloseable {
         persistence.close();
     }
 
-    private void ensureOpen() {
+    void ensureOpen() {
         if (!persistence.isOpen()) {
             throw new IllegalStateException("world " + dir + " is closed");
         }
@@ -210,30 +211,67 @@ public final class World implements AutoCloseable {
 
     // ------------------------------------------------------------------ entities and names
 
-    /** Creates an anonymous entity. */
+    /** Creates an anonymous entity (below the current scope, {@link #setScope}). */
     public long entity() {
-        return transactionResult(w -> m.hierarchy.create(null, 0));
+        return transactionResult(w -> m.hierarchy.create(null, m.scope.parentForNew()));
     }
 
     /**
      * Looks up the entity at a {@code .}-separated path ({@code ::} accepted), creating it and any
      * missing parents (each child gets {@code (ChildOf, parent)}). Flecs v4 {@code ecs_entity}
-     * semantics.
+     * semantics: with a scope set, the path is read and created below the scope.
      *
      * @throws IdException when a name is empty or holds characters outside {@code [A-Za-z0-9_-]}
      */
     public long entity(String path) {
         String[] parts = Names.split(path);
-        long found = m.paths.lookup(parts);
-        if (found != 0) {
-            return found;
-        }
-        return transactionResult(w -> m.hierarchy.createPath(parts));
+        long found = m.scope.lookupInScope(parts);
+        return found != 0 ? found : transactionResult(w -> m.hierarchy.createPath(m.scope.parentForNew(), parts));
     }
 
-    /** The entity at a path, or 0 when there is none. Builtins resolve by plain name. */
+    /**
+     * The entity at a path, or 0 when there is none. Builtins resolve by plain name. With a scope
+     * set, the scope is searched first, then its ancestors, then the root (Flecs v4 {@code ecs_lookup}).
+     */
     public long lookup(String path) {
-        return m.paths.lookup(path);
+        return m.scope.lookup(path);
+    }
+
+    /**
+     * The entity at a path below {@code parent} (Flecs v4 {@code ecs_lookup_path}, FEATURES ENT-05):
+     * {@code lookup(Parent, "Child")} finds {@code Parent.Child}; the root is not searched. 0 when
+     * there is none or {@code parent} is not alive; a parent of 0 is the root.
+     */
+    public long lookup(long parent, String path) {
+        return path == null || path.isEmpty() ? 0 : m.scope.lookupFrom(parent, Names.split(path));
+    }
+
+    /**
+     * Sets the current scope (Flecs v4 {@code ecs_set_scope}, FEATURES ENT-07) of this open world:
+     * while it is set, every entity created gets {@code (ChildOf, scope)}, {@link #entity(String)}
+     * reads its path below the scope and {@link #lookup(String)} searches it first. Not persisted.
+     *
+     * @param scope an alive entity, or 0 for the root
+     * @return the previous scope, to restore
+     * @throws DeadEntityException when {@code scope} is not alive
+     */
+    public long setScope(long scope) {
+        return m.scope.set(scope);
+    }
+
+    /** The current scope ({@link #setScope}), or 0 for the root. */
+    public long scope() {
+        return m.scope.current();
+    }
+
+    /** Runs {@code body} with {@code scope} as the current scope, restoring the previous one after. */
+    public void inScope(long scope, Runnable body) {
+        long prev = setScope(scope);
+        try {
+            body.run();
+        } finally {
+            m.scope.set(prev == 0 || isAlive(prev) ? prev : 0);
+        }
     }
 
     /**
@@ -305,9 +343,12 @@ public final class World implements AutoCloseable {
         return IdText.parse(text, this::resolve);
     }
 
-    /** Like {@link #id(String)}, creating named entities that are missing. */
+    /** Like {@link #id(String)}, creating named entities that are missing (below the scope, if set). */
     public long ensureId(String text) {
-        return IdText.parse(text, this::entity);
+        return IdText.parse(text, p -> {
+            long e = lookup(p);
+            return e != 0 ? e : entity(p);
+        });
     }
 
     /** An id as text: an entity's path, or {@code (R,T)} for a pair. */
@@ -778,21 +819,6 @@ public final class World implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------ for WorldPages (the snapshot SPI)
-
-    /** Streams the committed pages ({@link WorldPages#forEach}). */
-    void forEachPage(WorldPages.PageVisitor visitor) {
-        ensureOpen();
-        if (tx.open()) {
-            throw new IllegalStateException("forEachPage inside a transaction");
-        }
-        persistence.forEachPage(visitor);
-    }
-
-    /** Streams the committed pages without Transient pairs ({@link WorldPages#forEachForSnapshot}). */
-    void forEachSnapshotPage(WorldPages.PageVisitor visitor) {
-        ensureOpen();
-        tx.inside("forEachSnapshotPage", () -> persistence.forEachSnapshotPage(visitor, m.rules::removeTransientPairs));
-    }
 
     /** The page layout and its counters of pages read lazily (for tests). */
     WorldFormat format() {

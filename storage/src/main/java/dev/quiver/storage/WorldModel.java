@@ -12,6 +12,7 @@ import dev.quiver.storage.rules.Hierarchy;
 import dev.quiver.storage.rules.Inheritance;
 import dev.quiver.storage.rules.Paths;
 import dev.quiver.storage.rules.Prefabs;
+import dev.quiver.storage.rules.Scope;
 import dev.quiver.storage.rules.SparsePairs;
 import dev.quiver.storage.rules.Toggles;
 import dev.quiver.storage.rules.TraitRules;
@@ -43,6 +44,7 @@ final class WorldModel {
     final Paths paths;
     final TraitRules rules;
     final Hierarchy hierarchy;
+    final Scope scope;
     final Values values;
     final Validators validators;
     final Cleanup cleanup;
@@ -65,6 +67,7 @@ final class WorldModel {
         paths = new Paths(entities, names, tables);
         rules = new TraitRules(entities, tables, moves, names, traits, paths);
         hierarchy = new Hierarchy(entities, names, moves, rules, paths, changes);
+        scope = new Scope(entities, paths);
         values = new Values(entities, tables, moves, schemas, rules, paths, changes);
         inheritance = new Inheritance(entities, tables);
         values.setInheritance(inheritance);

@@ -30,7 +30,11 @@ public final class WorldPages {
      * @throws IllegalStateException inside a transaction, or when the world is closed
      */
     public static void forEach(World world, PageVisitor visitor) {
-        world.forEachPage(visitor);
+        world.ensureOpen();
+        if (world.tx.open()) {
+            throw new IllegalStateException("forEachPage inside a transaction");
+        }
+        world.persistence.forEachPage(visitor);
     }
 
     /**
@@ -43,7 +47,9 @@ public final class WorldPages {
      * @throws IllegalStateException inside a transaction, or when the world is closed
      */
     public static void forEachForSnapshot(World world, PageVisitor visitor) {
-        world.forEachSnapshotPage(visitor);
+        world.ensureOpen();
+        world.tx.inside("forEachSnapshotPage",
+            () -> world.persistence.forEachSnapshotPage(visitor, world.m.rules::removeTransientPairs));
     }
 
     /**

@@ -41,12 +41,20 @@ public final class Hierarchy {
      * @throws dev.quiver.storage.IdException when a name to create breaks the name grammar ({@link Names#check})
      */
     public long createPath(String[] parts) {
+        return createPath(0, parts);
+    }
+
+    /**
+     * Creates the entity at a path below {@code root} (0: the root; the current scope) that a
+     * lookup there did not find, with every missing parent.
+     */
+    public long createPath(long root, String[] parts) {
         if (parts.length == 1) {
-            // a root name just looked up and absent: create it without looking it up again
+            // a name just looked up and absent: create it without looking it up again
             Names.check(parts[0]);
-            return create(parts[0], 0);
+            return create(parts[0], root);
         }
-        long parent = 0;
+        long parent = root;
         for (String part : parts) {
             long e = names.child(Ids.index(parent), part);
             if (e == 0) {

@@ -30,7 +30,10 @@ public final class Paths {
         this.tables = tables;
     }
 
-    /** The entity at a path, or 0. A path of digits names an entity by index; builtins resolve by alias too. */
+    /**
+     * The entity at a path, or 0. A path of digits, or {@code #} and digits (how an anonymous
+     * entity prints), names an entity by index; builtins resolve by alias too.
+     */
     public long lookup(String path) {
         if (path == null || path.isEmpty()) {
             return 0;
@@ -42,6 +45,9 @@ public final class Paths {
     public long lookup(String[] parts) {
         if (parts.length == 1) {
             String p = parts[0];
+            if (p.length() > 1 && p.charAt(0) == '#' && Names.allDigits(p.substring(1))) {
+                p = p.substring(1); // an anonymous entity as paths print it
+            }
             if (!p.isEmpty() && Names.allDigits(p)) {
                 try {
                     return entities.getAny(Integer.parseInt(p));
@@ -54,7 +60,11 @@ public final class Paths {
                 return a;
             }
         }
-        int parent = 0;
+        return lookupBelow(0, parts);
+    }
+
+    /** The entity at a path of names below entity index {@code parent} (0: the root), or 0. */
+    public long lookupBelow(int parent, String[] parts) {
         long e = 0;
         for (String part : parts) {
             e = names.child(parent, part);
