@@ -2,7 +2,9 @@ package dev.quiver.cli;
 
 import dev.quiver.storage.World;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
+import dev.quiver.storage.RelationshipWalks;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.nio.file.Path;
@@ -14,7 +16,8 @@ import java.util.Collections;
         description = "Prints the path of every entity that owns (RELATIONSHIP, TARGET), one per line, sorted. "
                 + "Read from the reverse index, so it costs the number of sources, not the size of the world. "
                 + "Only pairs the entities own: for sources through a Transitive relationship, use "
-                + "'quiver query WORLD \"(RELATIONSHIP, TARGET)\"'.")
+                + "'quiver query WORLD \"(RELATIONSHIP, TARGET)\"'. With --traverse: the whole subtree below TARGET, "
+                + "depth first (Tecs traverse), printed as DEPTH<TAB>PATH, siblings in id order.")
 final class SourcesCommand extends BaseCommand {
     @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (must exist).")
     Path world;
@@ -25,11 +28,25 @@ final class SourcesCommand extends BaseCommand {
     @Parameters(index = "2", paramLabel = "TARGET", description = "The target entity's name or path.")
     String target;
 
+    @Option(names = "--traverse", description = "The whole subtree below TARGET, depth first (Tecs traverse).")
+    boolean traverse;
+
+    @Option(names = "--max-depth", paramLabel = "N", defaultValue = "100",
+            description = "With --traverse: the deepest level (default ${DEFAULT-VALUE}); a deeper subtree (a cycle?) is an error.")
+    int maxDepth;
+
     @Override
     public Integer call() {
         try (World w = openReader(world)) {
             long r = w.resolve(relationship);
             long t = w.resolve(target);
+            if (traverse) {
+                RelationshipWalks.traverse(w, t, r, (s, depth) -> {
+                    out().println(depth + "\t" + w.path(s));
+                    return true;
+                }, maxDepth);
+                return ExitCodes.OK;
+            }
             var sources = new LongArrayList();
             w.forEachSource(r, t, sources::add);
             var paths = new ArrayList<String>(sources.size());

@@ -1016,9 +1016,11 @@ class AcceptanceExamplesCliTest {
     void a38ChildOfWithCascadeDeleteAndReverseIndex() {
         // A-38 Sparse ChildOf with cascadeDelete and the reverse index [003]
         // Quiver's builtin ChildOf is Exclusive, keeps a reverse index and has (OnDeleteTarget,
-        // Delete); the CLI has no traverse verb (the library's RelationshipWalks.traverse): left out.
-        world("root { a { a1 {} }; b {} }\n"); // ids root < a < a1 < b: the order is not needed below
+        // Delete); traverse is `sources --traverse`.
+        world("root { a { a1 {} }; b {} }\n"); // ids root < a < a1 < b
         assertEquals("root.a\nroot.b\n", run("sources", w, "ChildOf", "root").ok().out());
+        assertEquals("1\troot.a\n2\troot.a.a1\n1\troot.b\n", run("sources", w, "ChildOf", "root", "--traverse").ok().out(),
+            "depth first, siblings in id order");
         canon().q("(ChildOf, _)", "root.a | - | (ChildOf,*)", "root.b | - | (ChildOf,*)", "root.a.a1 | - | (ChildOf,*)")
             .q("(ChildOf, root.a)", "root.a.a1 | - | (ChildOf,root.a)")
             .check();
@@ -1033,12 +1035,16 @@ class AcceptanceExamplesCliTest {
     @Test
     void a39WalkUpPreconditions() {
         // A-39 walkUp, early stop, maxDepth [003]
-        // The CLI has no walkUp verb (the library's RelationshipWalks.walkUp, tested in the query
-        // module): the calls, the early stop, maxDepth and MaxDepthExceeded are left out here. The
-        // example's world is accepted: R has no Acyclic, so x <-> y is stored and check warns.
+        // walkUp is `targets --up`; the early stop needs a callback: tested through the library
+        // (RelationshipWalksTest, AcceptanceExamplesTest). R has no Acyclic, so x <-> y is stored and check warns.
         world("c { b { a {} } }\nR {}\nx {}\ny { (R, x) }\nx { (R, y) }\n");
         assertEquals("c.b\n", run("targets", w, "c.b.a", "ChildOf").ok().out());
         assertEquals("c\n", run("targets", w, "c.b", "ChildOf").ok().out());
+        assertEquals("1\tc.b\n2\tc\n", run("targets", w, "c.b.a", "ChildOf", "--up").ok().out());
+        CliRunner.Run deep = run("targets", w, "c.b.a", "ChildOf", "--up", "--max-depth", "1").badInput("maxDepth 1");
+        assertEquals("1\tc.b\n", deep.out(), "level 1 visited, then the error");
+        CliRunner.Run cycle = run("targets", w, "x", "R", "--up").badInput("maxDepth 100");
+        assertEquals(100, cycle.out().lines().count(), "100 levels, then the error: no endless loop");
         String out = run("check", w).ok().out();
         assertTrue(out.endsWith("\nwarning: cycle in R: x -> y -> x\n"), out);
     }
