@@ -248,11 +248,17 @@ class AcceptanceExamplesCliTest {
             """);
         canon().q("(*, Apples)", "Alice | - | (Likes,Apples)", "Bob | - | (Eats,Apples)")
             .q("(ChildOf, _)") // both are roots
-            // "$this preset to Bob": --var refuses $this, so the query binds it with ==
+            // the same answers as "$this preset to Bob" below, with $this bound by ==
             .q("$this == Bob, (*, *)", "Bob | - | - (Eats,Apples)", "Bob | - | - (Eats,Pears)")
             .q("$this == Bob, *", "Bob | - | - Hungry", "Bob | - | - Position")
             .check();
-        run("query", w, "(*, *)", "--var", "this=Bob").badInput("this");
+        // "With $this preset to Bob, (*, *) -> 2 rows"
+        assertEquals("2\n", run("query", w, "(*, *)", "--var", "this=Bob", "--format", "count").ok().out());
+        assertEquals("this\tfield0\tvalue0\nBob\t(Eats,Apples)\t\nBob\t(Eats,Pears)\t\n", run("query", w, "(*, *)", "--var", "this=Bob", "--format", "tsv").ok().out());
+        assertEquals("this\tfield0\tvalue0\nBob\tPosition\t{\"x\":1.0,\"y\":2.0}\nBob\tHungry\t\n",
+            run("query", w, "*", "--var", "$this=Bob", "--format", "tsv").ok().out());
+        assertEquals("1\n", run("query", w, "(*, Apples)", "--var", "this=Alice", "--format", "count").ok().out());
+        run("query", w, "Eats(Bob, *)", "--var", "this=Bob").badInput("no $this to set");
     }
 
     @Test

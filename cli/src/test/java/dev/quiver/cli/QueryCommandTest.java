@@ -40,6 +40,9 @@ class QueryCommandTest {
             "--format", "count").ok().out());
         String out = run("query", w, "KindOf($y, $x)", "--var", "y=poodle", "--format", "jsonl").ok().out();
         assertTrue(out.contains("poodle"), out);
+        assertEquals(run("query", w, "KindOf(poodle, $x)", "--format", "count").ok().out(),
+            run("query", w, "KindOf($this, $x)", "--var", "this=poodle", "--format", "count").ok().out());
+        run("query", w, "KindOf(poodle, $x)", "--var", "this=poodle").badInput("no $this to set");
         run("query", w, "KindOf($y, $x)", "--var", "z=poodle").badInput("no variable $z");
         run("query", w, "KindOf($y, $x)", "--var", "y=nosuchthing").badInput("nosuchthing");
         run("query", w, "KindOf($y, $x)", "--var", "y").badInput("NAME=ENTITY");
@@ -53,6 +56,9 @@ class QueryCommandTest {
         assertTrue(plain.lines().count() >= 2, plain);
         String set = run("query", w, "KindOf($y, $x), Color($y, brown)", "--explain", "--var", "y=dog").ok().out();
         assertTrue(!set.equals(plain), "a set variable changes the program:\n" + plain + "---\n" + set);
+        assertEquals("0: THIS_SET $this\n1: TRANS_UP (KindOf,$x)($this) field=0 binds=$x\n",
+            run("query", w, "KindOf($this, $x)", "--explain", "--var", "this=poodle").ok().out(),
+            "$this set: looked up, not walked");
         run("query", w, "KindOf($y, $x", "--explain").badInput("");
         run("query", w, "--queries-file", "x.txt", "--explain").badInput("single QUERY");
     }

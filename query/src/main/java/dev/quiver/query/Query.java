@@ -146,10 +146,18 @@ public final class Query {
      * immutable: this returns a new one (re-planned); setting the same variable again replaces
      * its value.
      *
-     * @param name   a named variable of the query, with or without the leading {@code $}
+     * <p>{@code $this} may be set too (Flecs v4 {@code ecs_iter_set_var(it, 0, e)}): the results
+     * are exactly the unset query's results whose {@code $this} is {@code entity}, so a Prefab or
+     * Disabled entity gives none unless the query asks for those tags (QS-47), as it would unset.
+     * The plan looks the entity's table and row up in the entity index and tests the terms on it
+     * ({@code THIS_SET} in {@link #plan()}), without walking tables; a table-at-a-time iteration
+     * hands out one table with one row per result.
+     *
+     * @param name   a named variable of the query or {@code this}, with or without the leading {@code $}
      * @param entity an alive entity
-     * @throws QueryVariableException when the query has no such variable, it is {@code $this} or
-     *                                anonymous, or the entity is not alive
+     * @throws QueryVariableException when the query has no such variable (for {@code this}: no
+     *                                term outside of a scope reads {@code $this}), it is anonymous,
+     *                                or the entity is not alive
      */
     public Query set(String name, long entity) {
         String n = name.startsWith("$") ? name.substring(1) : name;

@@ -272,7 +272,15 @@ class AcceptanceExamplesTest {
         assertEquals(0, w.parent(w.resolve("Alice")));
         assertEquals(0, w.parent(w.resolve("Bob")));
         assertEquals(list("Alice | - | (Likes,Apples)", "Bob | - | (Eats,Apples)"), rows("(*, Apples)"));
-        // "$this preset to Bob": Query.set refuses $this, so the query binds it with $this == Bob
+        // "$this preset to Bob": Query.set("this", Bob), the API form of ecs_iter_set_var(it, 0, Bob)
+        long bob = w.resolve("Bob");
+        Query pairs = Query.parse(w, "(*, *)").set("this", bob);
+        assertEquals(list("Bob | - | (Eats,Apples)", "Bob | - | (Eats,Pears)"), rows(pairs));
+        assertEquals(2, pairs.count());
+        assertEquals(list("Bob | - | Hungry", "Bob | - | Position"), rows(Query.parse(w, "*").set("$this", bob)));
+        assertEquals(list("Alice | - | (Likes,Apples)"), rows(Query.parse(w, "(*, Apples)").set("this",
+            w.resolve("Alice"))));
+        // the same answers with $this bound by an equality term
         assertEquals(list("Bob | - | - (Eats,Apples)", "Bob | - | - (Eats,Pears)"), rows("$this == Bob, (*, *)"));
         assertEquals(list("Bob | - | - Hungry", "Bob | - | - Position"), rows("$this == Bob, *"));
     }

@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * rows in the same order (QS-48), and {@code rows(k)} is a prefix of all rows; the same query built
  * through {@link dev.quiver.query.builder.QueryBuilder} ({@link ModelQuery#builder()}) has the same
  * canonical text and the same rows in the same order; and, with {@code $this}, the same query
- * cached ({@link CachedQuery}) gives the same rows as a multiset. A few cached queries per world
+ * cached ({@link CachedQuery}) gives the same rows as a multiset, and with {@code $this} set
+ * before evaluation to one entity the rows of that entity ({@link #thisPreset}). A few cached queries per world
  * are kept open while the world changes ({@link ModelWorld#mutate}, {@value #MUTATIONS} times):
  * after each change they must give the rows of the uncached query, which is checked against the
  * model again. The language covered includes the *From operators and member-value terms.
@@ -276,6 +277,75 @@ class WholeLanguageModelTest {
                 }
             } catch (RuntimeException e) {
                 return "the cached query threw " + e;
+            }
+            String preset = thisPreset(mw, q, rows);
+            if (preset != null) {
+                return preset;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * {@code $this} set before evaluation ({@link Query#set} with {@code "this"}): for some
+     * {@code $this} of the rows and some other entities (builtins, prefabs and disabled ones
+     * among them, picked from the query text's hash), the set query's rows are exactly the rows
+     * whose {@code $this} is that entity, as a multiset; its count agrees, its table-at-a-time
+     * iteration hands out one row per step, and the cached query set the same way agrees.
+     */
+    private static String thisPreset(ModelWorld mw, Query q, List<QueryRow> rows) {
+        java.util.LinkedHashSet<Long> picks = new java.util.LinkedHashSet<>();
+        for (QueryRow r : rows) {
+            if (picks.size() >= 3) {
+                break;
+            }
+            picks.add(r.thisEntity());
+        }
+        int h = q.text().hashCode() & 0x7fffffff;
+        List<Long> others = new ArrayList<>(mw.all);
+        others.addAll(mw.kits);
+        for (int i = 0; i < 3 && !others.isEmpty(); i++) {
+            picks.add(others.get((h + i * 7919) % others.size()));
+        }
+        for (long e : picks) {
+            if (!mw.w.isAlive(e)) {
+                continue;
+            }
+            String what = "with $this set to " + name(mw, e) + ": ";
+            try {
+                Query set = q.set("this", e);
+                List<QueryRow> want = new ArrayList<>();
+                for (QueryRow r : rows) {
+                    if (r.thisEntity() == e) {
+                        want.add(r);
+                    }
+                }
+                List<QueryRow> got = set.rows(-1);
+                String d = sameRows(got, want);
+                if (d != null) {
+                    return what + d;
+                }
+                if (set.count() != want.size()) {
+                    return what + "count() " + set.count() + " but " + want.size() + " rows";
+                }
+                long[] steps = new long[2];
+                set.forEachTable(t -> {
+                    steps[0]++;
+                    steps[1] += t.count() == 1 && t.entity(0) == e ? 1 : 1_000_000;
+                    return true;
+                });
+                if (steps[0] != want.size() || steps[1] != want.size()) {
+                    return what + "forEachTable gave " + steps[0] + " steps, not one row of $this each, for "
+                        + want.size() + " rows";
+                }
+                try (CachedQuery unset = CachedQuery.parse(mw.w, q.text()); CachedQuery cq = unset.set("this", e)) {
+                    d = sameRows(cq.rows(-1), want);
+                    if (d != null) {
+                        return what + "cached: " + d;
+                    }
+                }
+            } catch (RuntimeException ex) {
+                return what + "threw " + ex;
             }
         }
         return null;

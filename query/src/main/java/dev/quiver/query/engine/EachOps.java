@@ -19,10 +19,21 @@ final class EachOps {
         this.ev = ev;
     }
 
-    /** Binds a slot to every entity, table by table (queries without a positive $this term). */
+    /**
+     * Binds a slot to every entity, table by table (queries without a positive $this term); when
+     * the slot was set before evaluation, tests that one entity as the walk would.
+     */
     boolean each(Step s) {
         int slot = s.eachSlot();
         Evaluator.Cont k = ev.next[s.id()];
+        long set = ev.b.values[slot];
+        if (set != 0) {
+            Table tb = ev.world.isAlive(set) ? ev.world.table(set) : null;
+            if (tb == null || ev.skip(tb) || Builtin.isBuiltin(set)) {
+                return true;
+            }
+            return bindSetAndGo(slot, set, tb, k);
+        }
         List<Table> walk = ev.walked(slot, ev.world.allTables());
         for (int ti = ev.walkStart(s, walk.size()), end = ev.walkEnd(s, walk.size()); ti < end; ti++) {
             Table tb = walk.get(ti);
@@ -59,4 +70,26 @@ final class EachOps {
         return true;
     }
 
+    /**
+     * {@link dev.quiver.query.plan.OpKind#THIS_SET}: the variable set before evaluation gets its
+     * table and row from the entity index (one lookup), so that the later steps read it as a bound
+     * source; no result when the entity is no longer alive. The terms that have it as their source
+     * leave out Prefab and Disabled entities as they do for any bound source.
+     */
+    boolean thisSet(Step s) {
+        int slot = s.eachSlot();
+        long set = ev.b.values[slot];
+        if (set == 0 || !ev.world.isAlive(set)) {
+            return true;
+        }
+        return bindSetAndGo(slot, set, ev.world.table(set), ev.next[s.id()]);
+    }
+
+    /** Binds the set entity's table and row, continues, and forgets the table (the value stays set for the next run). */
+    private boolean bindSetAndGo(int slot, long e, Table tb, Evaluator.Cont k) {
+        ev.bindSource(slot, e, tb, ev.world.row(e));
+        boolean r = k.go();
+        ev.b.tables[slot] = null;
+        return r;
+    }
 }

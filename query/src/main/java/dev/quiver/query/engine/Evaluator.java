@@ -29,7 +29,7 @@ import java.util.List;
  * <p>Operation families: id terms, operators and {@code EACH} here; the transitive operations in
  * {@link TransitiveOps} (over {@link Closure}s); the equality predicates in {@link PredicateOps};
  * upward traversal ({@code up R}, {@code self|up R}) in {@link UpTraversal}; member-value terms in
- * {@link MemberOps}; the *From operators in {@link FromOps}; {@code EACH} in {@link EachOps}.
+ * {@link MemberOps}; the *From operators in {@link FromOps}; {@code EACH} and {@code THIS_SET} in {@link EachOps}.
  *
  * <p>Prefab and Disabled tables are skipped unless the query mentions those ids (QS-47). Terms
  * widened by IsA inheritance (component inheritance, {@code self|up IsA}) run in {@link InheritOps}.
@@ -404,6 +404,7 @@ public final class Evaluator {
             case OR: return or(s);
             case NOT_SCOPE: return notScope(s);
             case EACH: return each.each(s);
+            case THIS_SET: return each.thisSet(s);
             case MEMBER_SELECT: return members.select(s);
             case MEMBER_WITH: return members.with(s);
             case AND_FROM: return from.and(s);

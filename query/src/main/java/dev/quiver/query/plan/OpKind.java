@@ -38,8 +38,18 @@ public enum OpKind {
     OR,
     /** {@code !{ ... }}: succeeds when the inner steps have no solution. */
     NOT_SCOPE,
-    /** Binds {@code $this} to every entity (queries without a positive {@code $this} term, QS-49). */
+    /**
+     * Binds {@code $this} to every entity (queries without a positive {@code $this} term, QS-49);
+     * with {@code $this} set before evaluation, tests that one entity the same way (its table
+     * looked up in the entity index: Builtin entities, Prefab and Disabled tables left out).
+     */
     EACH,
+    /**
+     * {@code $this} set before evaluation ({@code Query.set("this", e)}) in a query with a positive
+     * {@code $this} term: the first step; looks up the entity's table and row in the entity index
+     * (no table walk) so that the later terms test that one entity; no result when it is not alive.
+     */
+    THIS_SET,
     /**
      * {@code Comp.member(src, T)}, source unbound: every instance of Comp, table by table, whose
      * entity member matches T, {@code *} or {@code $v} (QS-23).

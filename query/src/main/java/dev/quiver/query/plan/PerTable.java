@@ -22,6 +22,9 @@ final class PerTable {
             Step s = out.get(i);
             int v;
             if (s.kind() == OpKind.EACH) {
+                if (s.binds().length == 0) {
+                    continue; // $this set before evaluation: one entity, no table walk
+                }
                 v = s.eachSlot();
             } else if (s.kind() == OpKind.SELECT || s.kind() == OpKind.TRANS_ALL) {
                 ResolvedTerm r = s.term();
@@ -75,6 +78,7 @@ final class PerTable {
                 }
                 return true;
             case EACH:
+            case THIS_SET:
                 return s.eachSlot() != v;
             case AND_FROM:
                 for (Step a : s.scope()) {

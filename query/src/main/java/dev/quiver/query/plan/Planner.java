@@ -36,7 +36,11 @@ import java.util.Map;
  *       for it and are skipped when it stays unbound (dependent terms, QS-09).</li>
  * </ol>
  * A query whose {@code $this} appears only in Not, Optional and predicate terms starts with an
- * {@link OpKind#EACH} over all tables (QS-49). An {@code and | E} is one step whose nested steps
+ * {@link OpKind#EACH} over all tables (QS-49). A query whose {@code $this} is set before evaluation
+ * ({@code Query.set("this", e)}, Flecs' {@code ecs_iter_set_var(it, 0, e)}) starts with
+ * {@link OpKind#THIS_SET}, or with an {@link OpKind#EACH} that tests the one entity when no
+ * positive term binds {@code $this}: either looks the entity's table and row up in the entity
+ * index, and every later term reads {@code $this} as bound (no table walk). An {@code and | E} is one step whose nested steps
  * are E's ids in this same order (its cost is its cheapest id's); {@code or | E} and
  * {@code not | E} wrap an {@link OpKind#OR} over E's ids ({@link FromTerms}). Member-value terms
  * become {@link OpKind#MEMBER_SELECT} or {@link OpKind#MEMBER_WITH} ({@link MemberTerms}), and
@@ -76,7 +80,8 @@ public final class Planner {
      * Compiles a parsed query whose variables {@code preset} (names without {@code $}) are bound
      * before evaluation: the plan reads them as bound from its first step and never binds them.
      *
-     * @throws QueryVariableException when a name is not a variable of the query, or is {@code this}
+     * @throws QueryVariableException when a name is not a variable of the query (anonymous and
+     *     scope-local ones included), or is {@code this} and no term outside of a scope reads {@code $this}
      */
     public static Plan plan(World world, QueryAst ast, List<String> preset) {
         return new Planner(world, ast, List.copyOf(preset)).build();
@@ -105,22 +110,36 @@ public final class Planner {
         List<Step> steps = new ArrayList<>();
         BitSet bound = new BitSet();
         int[] presetSlots = new int[preset.size()];
+        boolean thisSet = false;
         for (int i = 0; i < preset.size(); i++) {
             String name = preset.get(i);
+            if (name.equals(TermRef.THIS)) {
+                if (!allSlots.get(THIS)) {
+                    throw new QueryVariableException("the query '" + ast.text()
+                        + "' has no $this to set: no term outside of a scope reads $this", name);
+                }
+                thisSet = true;
+                presetSlots[i] = THIS;
+                continue;
+            }
             int slot = slotNames.indexOf(name);
-            if (name.equals(TermRef.THIS) || name.startsWith("_") || slot <= 0 || resolver.scopeOnly(slot)
-                    || !allSlots.get(slot)) {
-                throw new QueryVariableException(name.equals(TermRef.THIS)
-                        ? "the variable $this cannot be set (set a named variable of the query)"
-                        : "the query '" + ast.text() + "' has no variable $" + name + " to set", name);
+            if (name.startsWith("_") || slot <= 0 || resolver.scopeOnly(slot) || !allSlots.get(slot)) {
+                throw new QueryVariableException("the query '" + ast.text() + "' has no variable $" + name + " to set",
+                    name);
             }
             presetSlots[i] = slot;
             bound.set(slot);
             positiveSlots.set(slot);
         }
         if (allSlots.get(THIS) && !thisBoundByTerm) {
+            // every entity, or with $this set the one entity (its table looked up, not walked)
             steps.add(new Step(nextStepId++, OpKind.EACH, null, -1, null, List.of(), List.of(),
-                List.of(), new int[0], new int[] {THIS}, THIS, false));
+                List.of(), new int[0], thisSet ? new int[0] : new int[] {THIS}, THIS, false));
+            bound.set(THIS);
+            positiveSlots.set(THIS);
+        } else if (thisSet) {
+            steps.add(new Step(nextStepId++, OpKind.THIS_SET, null, -1, null, List.of(), List.of(),
+                List.of(), new int[0], new int[0], THIS, false));
             bound.set(THIS);
             positiveSlots.set(THIS);
         }

@@ -12,7 +12,7 @@ import java.util.List;
  * @param id dense index of the step within its plan (nested steps included)
  * @param kind the operation
  * @param term the resolved term (null for {@link OpKind#NOT_SCOPE}, {@link OpKind#OR},
- *     {@link OpKind#NOT}, {@link OpKind#OPTIONAL} and {@link OpKind#EACH}); for the *From
+ *     {@link OpKind#NOT}, {@link OpKind#OPTIONAL}, {@link OpKind#EACH} and {@link OpKind#THIS_SET}); for the *From
  *     operations the written {@code E(source)}
  * @param inner the wrapped step of {@link OpKind#NOT} and {@link OpKind#OPTIONAL}, and the
  *     {@link OpKind#OR} over E's ids of {@link OpKind#OR_FROM} and {@link OpKind#NOT_FROM}, else null
@@ -26,7 +26,7 @@ import java.util.List;
  *     belongs to an optional term or Or alternative that did not match) the step is skipped
  *     (FEATURES.md QS-09, dependent terms)
  * @param binds variable slots the step binds
- * @param eachSlot for {@link OpKind#EACH}, the slot it binds
+ * @param eachSlot for {@link OpKind#EACH} and {@link OpKind#THIS_SET}, the slot it binds or looks up
  * @param rowIndependent for {@link OpKind#SELECT} and {@link OpKind#TRANS_ALL}: every later step
  *     gives the same answers for every row of a table the step visits, so counting may multiply
  *     by the table's row count instead of visiting each row
@@ -55,8 +55,11 @@ public record Step(int id, OpKind kind, ResolvedTerm term, int field, Step inner
         if (term != null) {
             sb.append(' ').append(term);
         }
-        if (kind == OpKind.EACH) {
+        if (kind == OpKind.EACH || kind == OpKind.THIS_SET) {
             sb.append(' ').append(plan.slotName(eachSlot));
+            if (kind == OpKind.EACH && binds.length == 0) {
+                sb.append(" set"); // $this set before evaluation: the one entity is tested
+            }
         }
         if (field >= 0) {
             sb.append(" field=").append(field);
