@@ -99,7 +99,8 @@ final class Rg1Command extends BenchCommand {
                 + " entities); left: " + count(f.count("delete_nodes_left")) + " nodes, "
                 + count(f.count("delete_located_in_left")) + " (LocatedIn, *|self), "
                 + count(f.count("delete_likes_left")) + " Likes pairs");
-        line("reopen", "open " + figure(f.get("reopen_open_s"), "s"), "first query (LocatedIn, n2) "
+        line("reopen", "open " + figure(f.get("reopen_open_s"), "s"), "(after a close of " + figure(f.get("reopen_close_s"), "s")
+                + ") first query (LocatedIn, n2) "
                 + figure(f.get("reopen_first_query_ms"), "ms") + ", " + count(f.count("reopen_first_query_count"))
                 + " results; on disk " + diskBytes(f.median("disk_bytes")) + ", allocated "
                 + Machine.bytes(Math.round(f.median("disk_allocated_bytes"))));

@@ -94,8 +94,18 @@ public final class Rg1World implements AutoCloseable {
 
     /** Closes the world and opens it again as its writer. */
     public void reopen() {
+        closeWorld();
+        openWorld();
+    }
+
+    /** Closes the world (a checkpoint seals what the write-ahead log holds); {@link #openWorld} follows. */
+    public void closeWorld() {
         world.close();
         world = null;
+    }
+
+    /** Opens the closed world again. */
+    public void openWorld() {
         world = World.open(dir);
     }
 
