@@ -746,14 +746,6 @@ public final class World implements AutoCloseable {
     }
 
     /**
-     * A counter that rises whenever a table appears or disappears (creation, drop, rollback,
-     * reload): cached queries rematch only when it moved ({@link TableSet#epoch()}).
-     */
-    public long tableEpoch() {
-        return m.tables.epoch();
-    }
-
-    /**
      * Tells {@code listener} of every table that appears or disappears from now on
      * ({@link TableSet#listen}); the returned action unregisters it and must be called.
      */
