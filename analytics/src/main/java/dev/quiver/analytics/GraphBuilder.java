@@ -28,12 +28,12 @@ final class GraphBuilder {
         int[] targets = new int[8];
         for (int k = 0; k < r; k++) {
             int ri = Ids.index(relationships[k]);
-            for (Table t : world.tables(Ids.pairOfIndices(ri, Ids.WILDCARD_INDEX))) {
+            for (Table t : world.tableAccess().tables(Ids.pairOfIndices(ri, Ids.WILDCARD_INDEX))) {
                 if (Arrays.binarySearch(t.type(), Ids.pairOfIndices(ri, Ids.WILDCARD_INDEX)) >= 0) {
                     // a sparse relationship (FEATURES TRT-16): each row's targets are in the sparse store
                     for (int row = 0; row < t.count(); row++) {
                         int s = Ids.index(t.entity(row));
-                        for (int tgt : world.sparse().targets(s, ri)) {
+                        for (int tgt : world.tableAccess().sparse().targets(s, ri)) {
                             if (edges == src.length) {
                                 src = Arrays.copyOf(src, edges * 2);
                                 dst = Arrays.copyOf(dst, edges * 2);

@@ -102,7 +102,7 @@ class RandomGraphsTest {
             for (int v = 0; v < g.nodeCount(); v++) {
                 java.util.TreeSet<Integer> sources = new java.util.TreeSet<>();
                 for (long r : rels) {
-                    w.forEachSourceIndex(r, dev.quiver.index.Ids.index(g.entity(v)), sources::add);
+                    w.tableAccess().forEachSourceIndex(r, dev.quiver.index.Ids.index(g.entity(v)), sources::add);
                 }
                 java.util.TreeSet<Integer> in = new java.util.TreeSet<>();
                 for (int x = g.inStart()[v]; x < g.inStart()[v + 1]; x++) {

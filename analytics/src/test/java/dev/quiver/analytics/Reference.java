@@ -24,7 +24,7 @@ final class Reference {
     final Map<Long, TreeSet<Long>> in = new TreeMap<>();
 
     Reference(World w, long... relationships) {
-        for (Table t : w.allTables()) {
+        for (Table t : w.tableAccess().allTables()) {
             for (int row = 0; row < t.count(); row++) {
                 long e = t.entity(row);
                 for (long r : relationships) {

@@ -155,7 +155,7 @@ final class GraphCommand extends BenchCommand {
     private void declareTransitive(World w) {
         for (String r : transitive) {
             long e = r.isBlank() ? 0 : w.lookup(r.trim());
-            if (e == 0 || w.tables(Ids.pair(e, Ids.WILDCARD)).isEmpty()) {
+            if (e == 0 || w.tableAccess().tables(Ids.pair(e, Ids.WILDCARD)).isEmpty()) {
                 throw new BenchInputException("unknown relationship '" + r + "': no pair of " + files + " uses it");
             }
             w.add(e, Builtin.TRANSITIVE);

@@ -163,7 +163,7 @@ public final class Rg1World implements AutoCloseable {
 
         /** Position.x of an entity, found through the entity index (table and row). */
         public double of(long entity) {
-            return at(world.table(entity), world.row(entity));
+            return at(world.tableAccess().table(entity), world.tableAccess().row(entity));
         }
     }
 

@@ -38,7 +38,7 @@ final class ShowCommand extends BaseCommand {
                 out().println("  " + w.idToString(id) + (value == null ? "" : " " + value)
                         + " (inherited from " + w.path(w.owner(e, id)) + ")");
             }
-            if (w.sparse().isSparse(dev.quiver.index.Ids.index(e))) { // FEATURES TRT-16
+            if (w.tableAccess().sparse().isSparse(dev.quiver.index.Ids.index(e))) { // FEATURES TRT-16
                 out().println("  (relationship stored sparse: its pairs do not fragment tables"
                         + (w.has(e, dev.quiver.storage.Builtin.DONT_FRAGMENT) ? ")" : "; switched automatically)"));
             }

@@ -464,7 +464,7 @@ class ByteFlipTest {
             out.addAll(rows);
         }
         List<String> dump = new ArrayList<>();
-        for (Table t : w.allTables()) {
+        for (Table t : w.tableAccess().allTables()) {
             for (int r = 0; r < t.count(); r++) {
                 long e = t.entity(r);
                 String path = w.path(e);
@@ -504,7 +504,7 @@ class ByteFlipTest {
                 assertTrue(all.contains(must), must + " not in\n" + all);
             }
             assertTrue(!all.contains("penguin") && !all.contains("fish_99"), "deleted entities are gone");
-            assertTrue(w.allTables().stream().anyMatch(t -> t.count() > 64), "a table keeps its rows in row chunks");
+            assertTrue(w.tableAccess().allTables().stream().anyMatch(t -> t.count() > 64), "a table keeps its rows in row chunks");
         }
         try (Stream<Path> s = Files.list(dir)) {
             for (Path p : s.filter(p -> p.toString().endsWith(".cm")).toList()) {

@@ -114,11 +114,11 @@ class SparseChildOfQueryTest {
             build(dense, seed);
             build(sparse, seed);
             int cf = Ids.index(Builtin.CHILD_OF);
-            assertFalse(dense.sparse().isSparse(cf));
-            assertTrue(sparse.sparse().isSparse(cf));
+            assertFalse(dense.tableAccess().sparse().isSparse(cf));
+            assertTrue(sparse.tableAccess().sparse().isSparse(cf));
             long wild = Ids.pair(Builtin.CHILD_OF, Builtin.WILDCARD);
-            assertTrue(sparse.tables(wild).size() <= 4, "children share the tables of their other ids: " + sparse.tables(wild));
-            assertTrue(dense.tables(wild).size() > 4, "fragmenting: a table per parent");
+            assertTrue(sparse.tableAccess().tables(wild).size() <= 4, "children share the tables of their other ids: " + sparse.tableAccess().tables(wild));
+            assertTrue(dense.tableAccess().tables(wild).size() > 4, "fragmenting: a table per parent");
             assertEquals(List.of(), sparse.check());
             for (String text : QUERIES) {
                 List<String> want = rows(dense, Query.parse(dense, text).rows(-1), true);

@@ -178,7 +178,7 @@ class SparseStorageQueryTest {
         try (World dense = create(tmp.resolve("dense"), "never", "32"); World sparse = World.create(tmp.resolve("sparse"))) {
             long r = build(dense, false, seed)[0];
             build(sparse, true, seed);
-            assertTrue(!dense.sparse().isSparse(Ids.index(r)) && sparse.sparse().isSparse(Ids.index(r)));
+            assertTrue(!dense.tableAccess().sparse().isSparse(Ids.index(r)) && sparse.tableAccess().sparse().isSparse(Ids.index(r)));
             assertEquals(List.of(), sparse.check());
             for (String text : QUERIES) {
                 Query d = Query.parse(dense, text), s = Query.parse(sparse, text);
@@ -209,11 +209,11 @@ class SparseStorageQueryTest {
                     planned.add(Query.parse(w, text));
                 }
             }
-            assertTrue(!w.sparse().isSparse(Ids.index(r)));
+            assertTrue(!w.tableAccess().sparse().isSparse(Ids.index(r)));
             for (int i = 4; i < e.length; i++) {
                 w.add(e[i], Ids.pair(r, e[i - 1]));
             }
-            assertTrue(w.sparse().isSparse(Ids.index(r)), "switched past 6 tables");
+            assertTrue(w.tableAccess().sparse().isSparse(Ids.index(r)), "switched past 6 tables");
             assertEquals(List.of(), w.check());
             for (Query q : planned) {
                 assertEquals(rows(Query.parse(w, q.text())), rows(q), q.text());

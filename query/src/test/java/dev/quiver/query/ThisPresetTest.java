@@ -102,7 +102,7 @@ class ThisPresetTest extends QueryTestSupport {
                     assertEquals(1, t.count(), "one row per step: " + what);
                     assertEquals(e, t.entity(0), what);
                     assertNotNull(t.table(), "the entity's table: " + what);
-                    assertEquals(w.table(e), t.table(), what);
+                    assertEquals(w.tableAccess().table(e), t.table(), what);
                     return true;
                 });
                 assertEquals(want.size(), steps[0], "forEachTable steps of " + what);

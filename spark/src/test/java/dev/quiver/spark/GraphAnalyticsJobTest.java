@@ -81,7 +81,7 @@ class GraphAnalyticsJobTest {
      */
     private ReferenceAnalytics referenceGraph(World w, long relationship) {
         LongArrayList ids = new LongArrayList();
-        for (Table t : w.allTables()) {
+        for (Table t : w.tableAccess().allTables()) {
             for (int r = 0; r < t.count(); r++) {
                 long e = t.entity(r);
                 if (!Builtin.isBuiltin(e)) {
@@ -94,7 +94,7 @@ class GraphAnalyticsJobTest {
         LongArrayList edges = new LongArrayList();
         // the pairs through World.targets, which reads both storage kinds (a relationship with many
         // targets is stored sparse: its tables hold the marker (R, *), FEATURES TRT-16)
-        for (Table t : w.tables(w.pair(relationship, Ids.WILDCARD))) {
+        for (Table t : w.tableAccess().tables(w.pair(relationship, Ids.WILDCARD))) {
             for (int r = 0; r < t.count(); r++) {
                 int source = vertexOf.get(t.entity(r));
                 for (long tgt : w.targets(t.entity(r), relationship)) {

@@ -11,20 +11,15 @@ import dev.quiver.storage.format.WorldFormat;
 import dev.quiver.storage.rules.Cleanup;
 import dev.quiver.storage.rules.Inheritance;
 import dev.quiver.storage.rules.Prefabs;
-import dev.quiver.storage.rules.SparsePairs;
 import dev.quiver.storage.rules.Toggles;
 import dev.quiver.storage.rules.Values;
-import dev.quiver.storage.table.Table;
-import dev.quiver.storage.table.TableSet;
 import dev.quiver.storage.table.Types;
-import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.IntConsumer;
 import java.util.function.LongConsumer;
 
 /**
@@ -65,12 +60,14 @@ public final class World implements AutoCloseable {
     /** The in-memory state: every structure and rule, wired together. */
     final WorldModel m = new WorldModel();
     final Transactions tx;
+    private final TableAccess tableAccess;
 
     private World(Store store, boolean readOnly, Path dir) {
         this.dir = dir;
         this.readOnly = readOnly;
         persistence = new Persistence(store, m.parts, m.format, m.changes, m.sparse);
         tx = new Transactions(persistence, dir.toString());
+        tableAccess = new TableAccess(m, this::aliveIndex);
     }
 
     // ------------------------------------------------------------------ lifecycle
@@ -518,24 +515,6 @@ public final class World implements AutoCloseable {
         return out;
     }
 
-    /** The table holding the entity. */
-    public Table table(long e) {
-        return m.moves.tableOf(aliveIndex(e));
-    }
-
-    /**
-     * The sparse pair storage (FEATURES TRT-16): whether a relationship is stored without
-     * fragmenting, and its targets by source, for the query engine and the CLI.
-     */
-    public SparsePairs sparse() {
-        return m.sparse;
-    }
-
-    /** The entity's row in its table. */
-    public int row(long e) {
-        return m.entities.row(aliveIndex(e));
-    }
-
     // ------------------------------------------------------------------ components
 
     /**
@@ -727,31 +706,16 @@ public final class World implements AutoCloseable {
         return m.toggles.isDisabled(aliveIndex(e), id);
     }
 
-    // ------------------------------------------------------------------ read side for queries
+    // ------------------------------------------------------------------ read side
 
     /**
-     * The component index: every table whose type holds {@code id}. {@code id} may be a plain id,
-     * a pair {@code (R,T)}, or a wildcard record {@code (R,*)}, {@code (*,T)} ({@code _} is read
-     * as {@code *}); a wildcard record lists each table once. Pairs of a sparse relationship
-     * ({@link #sparse()}) are in no type: their holders' tables hold the marker {@code (R, *)}.
-     * Unmodifiable; do not hold across mutations.
+     * The table-level read side the query engine and other tools walk: the component index, the
+     * tables, table events, an entity's table and row, sparse pairs, sources by entity index.
      */
-    public List<Table> tables(long id) {
-        return m.tables.matching(id);
+    public TableAccess tableAccess() {
+        return tableAccess;
     }
 
-    /** Every table, in id order. */
-    public List<Table> allTables() {
-        return m.tables.all();
-    }
-
-    /**
-     * Tells {@code listener} of every table that appears or disappears from now on
-     * ({@link TableSet#listen}); the returned action unregisters it and must be called.
-     */
-    public Runnable onTables(dev.quiver.storage.table.TableListener listener) {
-        return m.tables.listen(listener);
-    }
 
     /**
      * The reverse index: calls {@code action} with every entity that directly owns
@@ -761,22 +725,6 @@ public final class World implements AutoCloseable {
         boolean any = relationship == Ids.WILDCARD || relationship == Ids.ANY;
         m.reverse.forEachSource(Ids.index(target), any ? -1 : Ids.index(relationship),
                 s -> action.accept(m.entities.idOf(s)));
-    }
-
-    /**
-     * The reverse index by entity index, for graph walks: calls {@code action} with the entity
-     * index of every entity that directly owns {@code (relationship, target)}, where
-     * {@code target} is an entity index ({@link Ids#index}) and {@code relationship} an entity id.
-     * Indices of entities that are not alive never appear.
-     */
-    public void forEachSourceIndex(long relationship, int targetIndex, IntConsumer action) {
-        m.reverse.forEachSource(targetIndex, Ids.index(relationship), action);
-    }
-
-    /** Number of pairs {@code (*, target)} pointing at the target. */
-    public int sourceCount(long target) {
-        LongArrayList l = m.reverse.get(Ids.index(target));
-        return l == null ? 0 : l.size();
     }
 
     // ------------------------------------------------------------------ stats and check

@@ -98,7 +98,7 @@ class ModelTraitsTest {
         assertFalse(w.has(ship, pos));
         assertNull(w.get(ship, pos));
         assertTrue(w.owns(ship, w.pair(Builtin.DISABLED, pos)));
-        assertTrue(w.tables(pos).stream().noneMatch(t -> t.count() > 0), "no table with Position holds the ship");
+        assertTrue(w.tableAccess().tables(pos).stream().noneMatch(t -> t.count() > 0), "no table with Position holds the ship");
         w.disable(ship, pos); // already disabled: nothing changes
         w.close();
         w = World.open(dir);
@@ -123,8 +123,8 @@ class ModelTraitsTest {
         // the Disabled tag on an entity is another thing: the table is marked disabled
         long off = w.entity("off");
         w.add(off, Builtin.DISABLED);
-        assertTrue(w.table(off).isDisabled());
-        assertFalse(w.table(ship).isDisabled());
+        assertTrue(w.tableAccess().table(off).isDisabled());
+        assertFalse(w.tableAccess().table(ship).isDisabled());
     }
 
     @Test
@@ -419,6 +419,6 @@ class ModelTraitsTest {
         long p = w.entity("p"), q = w.entity("q");
         w.add(p, w.pair(near, q));
         assertTrue(w.has(p, w.pair(near, q)));
-        assertFalse(w.table(p).hasId(w.pair(near, q)), "stored sparse, not in the table type");
+        assertFalse(w.tableAccess().table(p).hasId(w.pair(near, q)), "stored sparse, not in the table type");
     }
 }

@@ -51,7 +51,7 @@ class SparseChildOfTest {
     }
 
     private static boolean childOfSparse(World w) {
-        return w.sparse().isSparse(Ids.index(CHILD_OF));
+        return w.tableAccess().sparse().isSparse(Ids.index(CHILD_OF));
     }
 
     @Test
@@ -65,7 +65,7 @@ class SparseChildOfTest {
             }
             assertTrue(w.stats().sparseRelationships() >= 1, "stats: " + w.stats());
             assertEquals(12, w.stats().sparsePairs());
-            assertEquals(1, w.tables(w.pair(CHILD_OF, Builtin.WILDCARD)).size(), "one table for every child");
+            assertEquals(1, w.tableAccess().tables(w.pair(CHILD_OF, Builtin.WILDCARD)).size(), "one table for every child");
             for (int i = 0; i < 12; i++) {
                 assertEquals("p" + i + ".kid", w.path(kids[i]));
                 assertEquals(w.lookup("p" + i), w.parent(kids[i]));

@@ -48,9 +48,9 @@ class SparsePairsTest {
             things[i] = w.entity("t" + i);
             w.add(things[i], pair(r, places[i]));
         }
-        assertTrue(w.sparse().isSparse(Ids.index(r)));
-        assertEquals(1, w.tables(pair(r, Builtin.WILDCARD)).size(), "one table for all holders");
-        assertTrue(w.tables(pair(r, places[3])).isEmpty(), "no table per target");
+        assertTrue(w.tableAccess().sparse().isSparse(Ids.index(r)));
+        assertEquals(1, w.tableAccess().tables(pair(r, Builtin.WILDCARD)).size(), "one table for all holders");
+        assertTrue(w.tableAccess().tables(pair(r, places[3])).isEmpty(), "no table per target");
         assertTrue(w.has(things[3], pair(r, places[3])));
         assertFalse(w.has(things[3], pair(r, places[4])));
         assertTrue(w.has(things[3], pair(r, Builtin.WILDCARD)));
@@ -73,7 +73,7 @@ class SparsePairsTest {
         w = World.open(tmp.resolve("w"));
         assertTrue(w.has(things[3], pair(r, places[3])));
         assertEquals(0, w.type(things[7]).length);
-        assertEquals(1, w.tables(pair(r, Builtin.WILDCARD)).size());
+        assertEquals(1, w.tableAccess().tables(pair(r, Builtin.WILDCARD)).size());
         assertEquals(List.of(), w.check());
     }
 
@@ -196,15 +196,15 @@ class SparsePairsTest {
                 System.setProperty("quiver.sparse.threshold", old);
             }
         }
-        if (w.sparse().mode() == dev.quiver.storage.rules.SparsePairs.Mode.NEVER) {
+        if (w.tableAccess().sparse().mode() == dev.quiver.storage.rules.SparsePairs.Mode.NEVER) {
             return;
         }
         long r = w.entity("R");
         if ("always".equals(System.getProperty("quiver.sparse"))) {
-            assertEquals(dev.quiver.storage.rules.SparsePairs.Mode.ALWAYS, w.sparse().mode());
+            assertEquals(dev.quiver.storage.rules.SparsePairs.Mode.ALWAYS, w.tableAccess().sparse().mode());
             long a = w.entity("a");
             w.add(a, pair(r, a));
-            assertTrue(w.sparse().isSparse(Ids.index(r)), "always: sparse from the first pair");
+            assertTrue(w.tableAccess().sparse().isSparse(Ids.index(r)), "always: sparse from the first pair");
             w.remove(a, pair(r, a));
         }
         long[] src = new long[20];
@@ -212,13 +212,13 @@ class SparsePairsTest {
             src[i] = w.entity("s" + i);
             w.add(src[i], pair(r, w.entity("t" + i)));
         }
-        assertTrue(w.sparse().isSparse(Ids.index(r)), "switched after 8 tables");
-        assertEquals(1, w.tables(pair(r, Builtin.WILDCARD)).size());
+        assertTrue(w.tableAccess().sparse().isSparse(Ids.index(r)), "switched after 8 tables");
+        assertEquals(1, w.tableAccess().tables(pair(r, Builtin.WILDCARD)).size());
         assertFalse(w.has(r, Builtin.DONT_FRAGMENT), "the automatic switch adds no trait");
         assertEquals(List.of(), w.check());
         w.close();
         w = World.open(tmp.resolve("w"));
-        assertTrue(w.sparse().isSparse(Ids.index(r)), "the switch survives reopen");
+        assertTrue(w.tableAccess().sparse().isSparse(Ids.index(r)), "the switch survives reopen");
         assertTrue(w.has(src[11], pair(r, w.lookup("t11"))));
         assertEquals(List.of(), w.check());
         assertTrue(Arrays.equals(new long[] {pair(r, w.lookup("t4"))}, w.type(src[4])));

@@ -347,7 +347,7 @@ class WorldModelTest {
                 }
             });
             assertEquals(List.of(), w.check());
-            assertEquals(1100, w.table(es[0]).count());
+            assertEquals(1100, w.tableAccess().table(es[0]).count());
             // back under the inline limit in one transaction
             w.transaction(x -> {
                 for (int i = 0; i < 1050; i++) {
@@ -355,7 +355,7 @@ class WorldModelTest {
                 }
             });
             assertEquals(List.of(), w.check());
-            assertEquals(50, w.table(es[1099]).count());
+            assertEquals(50, w.tableAccess().table(es[1099]).count());
             w.close();
             w = World.open(dir);
             assertEquals(List.of(), w.check());
@@ -366,7 +366,7 @@ class WorldModelTest {
                 }
                 throw new IllegalStateException("abort");
             }));
-            assertEquals(50, w.table(es[1099]).count());
+            assertEquals(50, w.tableAccess().table(es[1099]).count());
             assertThrows(ConstraintException.class, () -> w.transaction(x -> {
                 for (int i = 0; i < 1100; i++) {
                     x.add(es[i], a);
@@ -374,17 +374,17 @@ class WorldModelTest {
                 x.delete(es[1099]);
                 throw new ConstraintException("abort");
             }));
-            assertEquals(50, w.table(es[1099]).count());
+            assertEquals(50, w.tableAccess().table(es[1099]).count());
             assertEquals(List.of(), w.check());
             w.transaction(x -> {
                 for (int i = 0; i < 100; i++) {
                     x.add(es[i], a);
                 }
             });
-            assertEquals(150, w.table(es[1099]).count());
+            assertEquals(150, w.tableAccess().table(es[1099]).count());
             assertEquals(List.of(), w.check());
             // empty the table: it is dropped and its id is reused by the next new table
-            int tid = w.table(es[1099]).id();
+            int tid = w.tableAccess().table(es[1099]).id();
             w.transaction(x -> {
                 for (int i = 0; i < es.length; i++) {
                     x.remove(es[i], a);
@@ -392,13 +392,13 @@ class WorldModelTest {
             });
             long b = w.entity("B");
             w.add(es[0], b);
-            assertEquals(tid, w.table(es[0]).id());
+            assertEquals(tid, w.tableAccess().table(es[0]).id());
             assertEquals(List.of(), w.check());
             w.close();
             w = World.open(dir);
             assertEquals(List.of(), w.check());
             assertTrue(w.has(es[0], b));
-            assertEquals(1, w.table(es[0]).count());
+            assertEquals(1, w.tableAccess().table(es[0]).count());
         } finally {
             w.close();
         }

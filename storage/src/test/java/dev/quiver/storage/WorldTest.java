@@ -67,7 +67,7 @@ class WorldTest {
         w.add(car, w.pair(color, red));
         w.add(car, w.pair(color, blue));
         assertArrayEquals(new long[] {blue}, w.targets(car, color));
-        assertEquals(0, w.sourceCount(red));
+        assertEquals(0, w.tableAccess().sourceCount(red));
     }
 
     @Test
@@ -129,7 +129,7 @@ class WorldTest {
         w.delete(likes);
         assertEquals(0, w.type(a).length);
         assertEquals(0, w.type(b).length);
-        assertTrue(w.tables(w.pair(Ids.WILDCARD, a)).isEmpty());
+        assertTrue(w.tableAccess().tables(w.pair(Ids.WILDCARD, a)).isEmpty());
         assertEquals(List.of(), w.check());
     }
 

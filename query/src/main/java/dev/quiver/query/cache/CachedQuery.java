@@ -321,7 +321,7 @@ public final class CachedQuery implements AutoCloseable {
         if (rows) {
             run(in, false, r -> {
                 Table t = tableOf(r);
-                if (keys.of(t, t == r.thisTable() ? r.thisRow() : world.row(r.thisEntity())) == group) {
+                if (keys.of(t, t == r.thisTable() ? r.thisRow() : world.tableAccess().row(r.thisEntity())) == group) {
                     action.accept(r);
                 }
             });
@@ -337,7 +337,7 @@ public final class CachedQuery implements AutoCloseable {
     private List<Table> walk() {
         TableCache c = cache();
         if (!filter.usable(world)) { // a deleted constant: every table, as an uncached run
-            List<Table> ts = new ArrayList<>(world.allTables());
+            List<Table> ts = new ArrayList<>(world.tableAccess().allTables());
             if (grouping != null) {
                 Grouping.Keys keys = grouping.keys(world);
                 ts.sort((a, b) -> grouping.compare(keys.of(a), keys.of(b)));
@@ -389,7 +389,7 @@ public final class CachedQuery implements AutoCloseable {
             QueryRow r = rows.get(i);
             if (keys != null) {
                 Table t = tableOf(r);
-                group[i] = keys.perRow(t) ? keys.of(t, t == r.thisTable() ? r.thisRow() : world.row(r.thisEntity())) : keys.of(t);
+                group[i] = keys.perRow(t) ? keys.of(t, t == r.thisTable() ? r.thisRow() : world.tableAccess().row(r.thisEntity())) : keys.of(t);
             }
             if (order != null) {
                 key[i] = order.of(world, r);
@@ -418,7 +418,7 @@ public final class CachedQuery implements AutoCloseable {
         if (t != null && r.thisRow() >= 0 && r.thisRow() < t.count() && t.entity(r.thisRow()) == e) {
             return t;
         }
-        return world.table(e);
+        return world.tableAccess().table(e);
     }
 
     @Override

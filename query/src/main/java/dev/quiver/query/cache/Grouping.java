@@ -116,7 +116,7 @@ record Grouping(Kind kind, long relationship, boolean descending, String text) {
          * each row has its own targets).
          */
         private Object node(long e) {
-            Table t = world.table(e);
+            Table t = world.tableAccess().table(e);
             return perRow(t) ? (Object) e : t;
         }
 

@@ -16,7 +16,7 @@ import java.util.function.ToLongFunction;
 /**
  * The tables a cached query matched (Flecs v4 query cache, {@code src/query/cache/match.c}), kept
  * up to date as tables appear and disappear (FEATURES.md QK-05) through the world's table events
- * ({@link World#onTables}, Flecs' {@code EcsOnTableCreate} / {@code EcsOnTableDelete}): the table
+ * ({@link dev.quiver.storage.TableAccess#onTables}, Flecs' {@code EcsOnTableCreate} / {@code EcsOnTableDelete}): the table
  * list is scanned once, when the cache is made; afterwards a new table is matched once, when it
  * appears, and appended (the cache order), and a table that disappears is taken out. A table's
  * type never changes, so a table once matched stays matched while it exists. Empty tables stay in
@@ -51,12 +51,12 @@ final class TableCache implements TableListener, AutoCloseable {
         this.filter = filter;
         this.groupOfType = groupOfType;
         rescans++;
-        for (Table t : world.allTables()) {
+        for (Table t : world.tableAccess().allTables()) {
             created(t);
         }
         events = 0;
         WeakListener weak = new WeakListener(this);
-        release = world.onTables(weak);
+        release = world.tableAccess().onTables(weak);
         weak.release = release;
     }
 

@@ -142,7 +142,7 @@ final class Closure {
         if (java.util.Arrays.binarySearch(t.type(), Types.marker(rel)) < 0) {
             return tableClosure(t);
         }
-        int[] targets = world.sparse().targets(Ids.index(e), rel);
+        int[] targets = world.tableAccess().sparse().targets(Ids.index(e), rel);
         return targets.length == 1 ? targetClosure(targets[0]) : union(targets, 0, targets.length);
     }
 
@@ -212,7 +212,7 @@ final class Closure {
         if (!world.isAlive(e)) {
             return new int[0];
         }
-        return entityClosure(world.table(e), e);
+        return entityClosure(world.tableAccess().table(e), e);
     }
 
     // ------------------------------------------------------------------ backward
@@ -227,7 +227,7 @@ final class Closure {
         queue.clear();
         queue.add(t);
         for (int qi = 0; qi < queue.size(); qi++) {
-            world.forEachSourceIndex(relationship, queue.getInt(qi), downVisitor);
+            world.tableAccess().forEachSourceIndex(relationship, queue.getInt(qi), downVisitor);
         }
         // every entity reached, in walk order (the queue after t; t is unmarked at the start, so
         // it comes again only when a cycle leads back to it)
@@ -299,14 +299,14 @@ final class Closure {
         if (e == 0) {
             return;
         }
-        long[] type = world.table(e).type();
+        long[] type = world.tableAccess().table(e).type();
         for (int k = Types.pairsStart(type, rel); Types.isPairOf(type, k, rel); k++) {
             if (!Types.isMarker(type[k])) {
                 out.add(Ids.second(type[k]));
             }
         }
         if (!storeKnown) {
-            store = world.sparse().isSparse(rel) ? world.sparse().store() : null;
+            store = world.tableAccess().sparse().isSparse(rel) ? world.tableAccess().sparse().store() : null;
             storeKnown = true;
         }
         if (store != null) {

@@ -28,13 +28,13 @@ final class EachOps {
         Evaluator.Cont k = ev.next[s.id()];
         long set = ev.b.values[slot];
         if (set != 0) {
-            Table tb = ev.world.isAlive(set) ? ev.world.table(set) : null;
+            Table tb = ev.world.isAlive(set) ? ev.world.tableAccess().table(set) : null;
             if (tb == null || ev.skip(tb) || Builtin.isBuiltin(set)) {
                 return true;
             }
             return bindSetAndGo(slot, set, tb, k);
         }
-        List<Table> walk = ev.walked(slot, ev.world.allTables());
+        List<Table> walk = ev.walked(slot, ev.world.tableAccess().allTables());
         for (int ti = ev.walkStart(s, walk.size()), end = ev.walkEnd(s, walk.size()); ti < end; ti++) {
             Table tb = walk.get(ti);
             int n = tb.count();
@@ -82,12 +82,12 @@ final class EachOps {
         if (set == 0 || !ev.world.isAlive(set)) {
             return true;
         }
-        return bindSetAndGo(slot, set, ev.world.table(set), ev.next[s.id()]);
+        return bindSetAndGo(slot, set, ev.world.tableAccess().table(set), ev.next[s.id()]);
     }
 
     /** Binds the set entity's table and row, continues, and forgets the table (the value stays set for the next run). */
     private boolean bindSetAndGo(int slot, long e, Table tb, Evaluator.Cont k) {
-        ev.bindSource(slot, e, tb, ev.world.row(e));
+        ev.bindSource(slot, e, tb, ev.world.tableAccess().row(e));
         boolean r = k.go();
         ev.b.tables[slot] = null;
         return r;

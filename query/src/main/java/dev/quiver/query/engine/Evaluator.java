@@ -19,7 +19,7 @@ import java.util.List;
  * {@code flecs_query_run_until}, with continuation objects in place of jump labels). Each step
  * enumerates its matches under the current variable bindings and, for each, binds its variables,
  * writes its field and continues with the next step; when the last step succeeds a result is
- * yielded. Evaluation walks the component index ({@link World#tables}), table types and the
+ * yielded. Evaluation walks the component index ({@link dev.quiver.storage.TableAccess#tables}), table types and the
  * reverse index ({@link World#forEachSource}); it never scans entities one by one, except that a
  * query with no positive {@code $this} term walks all tables (FEATURES.md QS-49).
  *
@@ -113,8 +113,8 @@ public final class Evaluator {
         for (int i = 0; i < preset.length; i++) {
             b.values[preset[i]] = presetValues[i];
         }
-        this.skippable = (!plan.matchPrefab() && !world.tables(Builtin.PREFAB).isEmpty())
-            || (!plan.matchDisabled() && !world.tables(Builtin.DISABLED).isEmpty());
+        this.skippable = (!plan.matchPrefab() && !world.tableAccess().tables(Builtin.PREFAB).isEmpty())
+            || (!plan.matchDisabled() && !world.tableAccess().tables(Builtin.DISABLED).isEmpty());
         int n = plan.stepCount();
         next = new Cont[n];
         flag = new boolean[n];
@@ -300,7 +300,7 @@ public final class Evaluator {
         Table t = b.tables[0];
         int row = b.rows[0];
         if (t == null || row < 0 || row >= t.count() || t.entity(row) != e) {
-            t = e != 0 && world.isAlive(e) ? world.table(e) : null;
+            t = e != 0 && world.isAlive(e) ? world.tableAccess().table(e) : null;
         }
         return thisSet.contains(t);
     }
@@ -681,7 +681,7 @@ public final class Evaluator {
                 return t;
             }
         }
-        return world.isAlive(e) ? world.table(e) : null;
+        return world.isAlive(e) ? world.tableAccess().table(e) : null;
     }
 
     void bindSource(int slot, long e, Table tb, int row) {

@@ -58,7 +58,7 @@ final class InheritOps {
         if (in.self()) {
             var seen = new IntOpenHashSet();
             for (long id : ids) {
-                for (Table tb : ev.world.tables(id)) {
+                for (Table tb : ev.world.tableAccess().tables(id)) {
                     if (tb.count() == 0 || !seen.add(tb.id()) || ev.skip(tb)) {
                         continue;
                     }
@@ -85,7 +85,7 @@ final class InheritOps {
             // table by table over the tables holding IsA pairs, never entity by entity
             boolean[] upOk = inheritable(ids);
             LongArrayList from = new LongArrayList();
-            for (Table tb : ev.world.tables(IS_A_ANY)) {
+            for (Table tb : ev.world.tableAccess().tables(IS_A_ANY)) {
                 if (tb.count() == 0 || ev.skip(tb)) {
                     continue;
                 }
@@ -205,7 +205,7 @@ final class InheritOps {
         long f = ev.value(t.first()), sec = ev.value(t.second());
         boolean anyF = t.first().kind() == Operand.Kind.ANY, anyS = t.second().kind() == Operand.Kind.ANY;
         LongArrayList m = new LongArrayList(), from = new LongArrayList();
-        for (Table tb : ev.world.tables(IS_A_ANY)) {
+        for (Table tb : ev.world.tableAccess().tables(IS_A_ANY)) {
             if (tb.count() == 0 || ev.skip(tb)) {
                 continue;
             }

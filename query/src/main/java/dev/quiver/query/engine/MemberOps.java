@@ -26,7 +26,7 @@ final class MemberOps {
         ResolvedTerm t = s.term();
         long comp = t.member().component();
         int slot = t.source().slot();
-        for (Table tb : ev.world.tables(comp)) {
+        for (Table tb : ev.world.tableAccess().tables(comp)) {
             int n = tb.count();
             if (n == 0 || ev.skip(tb)) {
                 continue;
@@ -62,7 +62,7 @@ final class MemberOps {
         if (tb == null) {
             return true;
         }
-        int row = so.isVar() && ev.b.tables[so.slot()] != null ? ev.b.rows[so.slot()] : ev.world.row(src);
+        int row = so.isVar() && ev.b.tables[so.slot()] != null ? ev.b.rows[so.slot()] : ev.world.tableAccess().row(src);
         Column col = tb.column(t.member().component());
         if (col == null) {
             return true;

@@ -41,12 +41,12 @@ final class SparseOps {
 
     /** The logical type of entity {@code e} (sorted; sparse pairs in place of their markers). */
     static long[] typeOf(World world, long e) {
-        return world.sparse().logicalType(world.table(e).type(), Ids.index(e));
+        return world.tableAccess().sparse().logicalType(world.tableAccess().table(e).type(), Ids.index(e));
     }
 
     /** The logical type of the entity at {@code row} of {@code tb}. */
     static long[] typeOf(World world, Table tb, int row) {
-        return world.sparse().logicalType(tb.type(), Ids.index(tb.entity(row)));
+        return world.tableAccess().sparse().logicalType(tb.type(), Ids.index(tb.entity(row)));
     }
 
     /**
@@ -62,20 +62,20 @@ final class SparseOps {
     }
 
     /**
-     * The tables a table walk for {@code pattern} visits: {@link World#tables}, widened for sparse
+     * The tables a table walk for {@code pattern} visits: {@link dev.quiver.storage.TableAccess#tables}, widened for sparse
      * pairs: {@code (R, x)} of a sparse R walks R's marker tables; a pair pattern with a wildcard
      * first element and a fixed second adds every table holding a marker. In table id order.
      */
     static List<Table> tables(World world, long pattern) {
-        List<Table> base = world.tables(pattern);
+        List<Table> base = world.tableAccess().tables(pattern);
         if (!Ids.isPair(pattern)) {
             return base;
         }
-        SparsePairs sp = world.sparse();
+        SparsePairs sp = world.tableAccess().sparse();
         int f = Ids.first(pattern), s = Ids.second(pattern);
         boolean wf = f == Ids.WILDCARD_INDEX || f == Ids.ANY_INDEX, ws = s == Ids.WILDCARD_INDEX || s == Ids.ANY_INDEX;
         if (!wf) {
-            return sp.isSparse(f) ? world.tables(Types.marker(f)) : base;
+            return sp.isSparse(f) ? world.tableAccess().tables(Types.marker(f)) : base;
         }
         if (ws) {
             return base; // (*, *): every table holding a pair, the markers' tables included
@@ -90,7 +90,7 @@ final class SparseOps {
             seen.put(t, Boolean.TRUE);
         }
         for (int rel : rels) {
-            for (Table t : world.tables(Types.marker(rel))) {
+            for (Table t : world.tableAccess().tables(Types.marker(rel))) {
                 if (seen.put(t, Boolean.TRUE) == null) {
                     out.add(t);
                 }
@@ -110,7 +110,7 @@ final class SparseOps {
         }
         World world = ev.world;
         var src = new IntArrayList();
-        world.forEachSourceIndex(rel, Ids.index(tgt), src::add);
+        world.tableAccess().forEachSourceIndex(rel, Ids.index(tgt), src::add);
         int[] order = src.toIntArray();
         java.util.Arrays.sort(order);
         long id = Ids.pair(rel, tgt);
@@ -121,11 +121,11 @@ final class SparseOps {
             if (e == 0 || !world.isAlive(e)) {
                 continue;
             }
-            Table tb = world.table(e);
+            Table tb = world.tableAccess().table(e);
             if (ev.skip(tb)) {
                 continue;
             }
-            ev.bindSource(slot, e, tb, world.row(e));
+            ev.bindSource(slot, e, tb, world.tableAccess().row(e));
             boolean r = ev.emitAll(s, t, m, e, k);
             ev.b.values[slot] = 0;
             if (!r) {
@@ -141,7 +141,7 @@ final class SparseOps {
      */
     boolean selectRows(Step s, ResolvedTerm t, Table tb, boolean pair, long f, long sec, boolean anyF, boolean anyS,
                        int slot, LongOpenHashSet distinct, Evaluator.Cont k) {
-        if (pair && distinct == null && f != 0 && !anyF && ev.world.sparse().isSparse(Ids.index(f))) {
+        if (pair && distinct == null && f != 0 && !anyF && ev.world.tableAccess().sparse().isSparse(Ids.index(f))) {
             return selectTargets(s, t, tb, Ids.index(f), sec, anyS, slot, k);
         }
         LongArrayList m = ev.scratch[s.id()];
@@ -178,7 +178,7 @@ final class SparseOps {
      */
     private boolean selectTargets(Step s, ResolvedTerm t, Table tb, int rel, long sec, boolean anyS, int slot,
                                   Evaluator.Cont k) {
-        SparseStore st = ev.world.sparse().store();
+        SparseStore st = ev.world.tableAccess().sparse().store();
         int want = sec == 0 ? -1 : Ids.index(sec);
         if (want < 0 && !t.second().isVar() && ev.wholeTable(s, slot) && ev.batchable(s, tb)) {
             return selectTargetRuns(s, t, tb, st, rel, anyS, slot, k);
@@ -286,6 +286,6 @@ final class SparseOps {
 
     /** True when {@code o} is a fixed or bound entity that is a sparse relationship now. */
     static boolean sparseFirst(World world, Operand o, long value) {
-        return value != 0 && o.kind() != Operand.Kind.ANY && world.sparse().isSparse(Ids.index(value));
+        return value != 0 && o.kind() != Operand.Kind.ANY && world.tableAccess().sparse().isSparse(Ids.index(value));
     }
 }

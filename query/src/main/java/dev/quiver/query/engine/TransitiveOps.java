@@ -39,7 +39,7 @@ final class TransitiveOps {
         long pair = Ids.pair(rel, target);
         Evaluator.Cont k = ev.next[s.id()];
         if (t.reflexive() && ev.world.isAlive(target) && !Closure.contains(down, Ids.index(target))
-            && (!t.selfNeedsPair() || hasPair(ev.world.table(target), rel))) {
+            && (!t.selfNeedsPair() || hasPair(ev.world.tableAccess().table(target), rel))) {
             if (!emitSource(s, slot, target, pair, k)) {
                 return false;
             }
@@ -77,8 +77,8 @@ final class TransitiveOps {
                 if (e == 0) {
                     continue;
                 }
-                tb = world.table(e);
-                row = world.row(e);
+                tb = world.tableAccess().table(e);
+                row = world.tableAccess().row(e);
                 if (tb == run && row == to) {
                     to++;
                     continue;
@@ -110,7 +110,7 @@ final class TransitiveOps {
     }
 
     private boolean emitSource(Step s, int slot, long e, long pair, Evaluator.Cont k) {
-        Table tb = ev.world.table(e);
+        Table tb = ev.world.tableAccess().table(e);
         if (ev.skip(tb)) {
             return true;
         }
@@ -119,7 +119,7 @@ final class TransitiveOps {
             return true;
         }
         ev.b.tables[slot] = tb;
-        ev.b.rows[slot] = ev.world.row(e);
+        ev.b.rows[slot] = ev.world.tableAccess().row(e);
         ev.setField(s.field(), pair, e);
         boolean ok = k.go();
         ev.unbind(r);
@@ -161,7 +161,7 @@ final class TransitiveOps {
         Closure c = closure(rel);
         int slot = t.source().slot();
         Evaluator.Cont k = ev.next[s.id()];
-        java.util.List<Table> walk = ev.world.tables(Ids.pair(rel, Ids.WILDCARD));
+        java.util.List<Table> walk = ev.world.tableAccess().tables(Ids.pair(rel, Ids.WILDCARD));
         for (int ti = ev.walkStart(s, walk.size()), end = ev.walkEnd(s, walk.size()); ti < end; ti++) {
             Table tb = walk.get(ti);
             int n = tb.count();
@@ -245,7 +245,7 @@ final class TransitiveOps {
         int n = tb.count();
         long rel = t.first().entity();
         int[] firsts = new int[n];
-        ev.world.sparse().store().firsts(Ids.index(rel), tb.entities(), 0, n, firsts);
+        ev.world.tableAccess().sparse().store().firsts(Ids.index(rel), tb.entities(), 0, n, firsts);
         int row = 0;
         while (row < n) {
             int f = firsts[row];
@@ -288,7 +288,7 @@ final class TransitiveOps {
         }
         long rel = t.first().entity();
         boolean alive = ev.world.isAlive(src);
-        boolean ok = (t.reflexive() && src == target && (!t.selfNeedsPair() || (alive && hasPair(ev.world.table(src), rel))))
+        boolean ok = (t.reflexive() && src == target && (!t.selfNeedsPair() || (alive && hasPair(ev.world.tableAccess().table(src), rel))))
             || (alive && closure(rel).reaches(Ids.index(src), Ids.index(target)));
         if (!ok) {
             return true;

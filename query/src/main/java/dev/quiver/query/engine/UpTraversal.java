@@ -103,11 +103,11 @@ final class UpTraversal {
             if (!world.isAlive(c)) {
                 continue;
             }
-            Table tb = world.table(c);
+            Table tb = world.tableAccess().table(c);
             if (ev.skip(tb)) {
                 continue;
             }
-            ev.bindSource(slot, c, tb, world.row(c));
+            ev.bindSource(slot, c, tb, world.tableAccess().row(c));
             boolean r = matchOn(s, t, c, tb);
             ev.b.values[slot] = 0;
             if (!r) {

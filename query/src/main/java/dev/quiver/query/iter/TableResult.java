@@ -322,8 +322,8 @@ public final class TableResult {
         int start = offset;
         if (t == null) {
             World w = shape.world();
-            t = w.table(entities[0]);
-            start = w.row(entities[0]);
+            t = w.tableAccess().table(entities[0]);
+            start = w.tableAccess().row(entities[0]);
         }
         Column c = t.column(id);
         if (c == null) {

@@ -88,7 +88,7 @@ final class InheritedTerms {
     /** The ids in use that are transitive IsA subsets of {@code x} (not {@code x} itself). */
     static long[] derived(World world, long x) {
         var out = new LongArrayList();
-        if (!world.isAlive(x) || world.tables(Ids.pairOfIndices(IS_A, Ids.index(x))).isEmpty()) {
+        if (!world.isAlive(x) || world.tableAccess().tables(Ids.pairOfIndices(IS_A, Ids.index(x))).isEmpty()) {
             return out.toLongArray();
         }
         var seen = new IntOpenHashSet();
@@ -96,7 +96,7 @@ final class InheritedTerms {
         seen.add(Ids.index(x));
         queue.add(Ids.index(x));
         for (int q = 0; q < queue.size(); q++) {
-            world.forEachSourceIndex(Builtin.IS_A, queue.getInt(q), s -> {
+            world.tableAccess().forEachSourceIndex(Builtin.IS_A, queue.getInt(q), s -> {
                 if (seen.add(s)) {
                     queue.add(s);
                 }
@@ -104,7 +104,7 @@ final class InheritedTerms {
         }
         for (int q = 1; q < queue.size(); q++) {
             long d = world.entityOfIndex(queue.getInt(q));
-            if (d != 0 && !world.tables(d).isEmpty()) {
+            if (d != 0 && !world.tableAccess().tables(d).isEmpty()) {
                 out.add(d);
             }
         }
@@ -180,7 +180,7 @@ final class InheritedTerms {
     /** Every alive transitive IsA subset of {@code r} (not {@code r} itself), in id order. */
     static long[] subsets(World world, long r) {
         var out = new LongArrayList();
-        if (!world.isAlive(r) || world.tables(Ids.pairOfIndices(IS_A, Ids.index(r))).isEmpty()) {
+        if (!world.isAlive(r) || world.tableAccess().tables(Ids.pairOfIndices(IS_A, Ids.index(r))).isEmpty()) {
             return out.toLongArray();
         }
         var seen = new IntOpenHashSet();
@@ -188,7 +188,7 @@ final class InheritedTerms {
         seen.add(Ids.index(r));
         queue.add(Ids.index(r));
         for (int q = 0; q < queue.size(); q++) {
-            world.forEachSourceIndex(Builtin.IS_A, queue.getInt(q), s -> {
+            world.tableAccess().forEachSourceIndex(Builtin.IS_A, queue.getInt(q), s -> {
                 if (seen.add(s)) {
                     queue.add(s);
                 }

@@ -356,7 +356,7 @@ public final class Planner {
                 long all = rows(Ids.pair(r.first().entity(), Ids.WILDCARD));
                 long est = all;
                 if (r.second().kind() == Operand.Kind.CONST) {
-                    est = Math.min(all, 20L * world.sourceCount(r.second().entity()) + 1);
+                    est = Math.min(all, 20L * world.tableAccess().sourceCount(r.second().entity()) + 1);
                 } else {
                     est = all / 10 + 1;
                 }
@@ -391,7 +391,7 @@ public final class Planner {
         }
         // an estimate: records of wildcard ids can list tens of thousands of tables, so past
         // SAMPLE_TABLES the sampled tables' mean row count stands for the rest
-        List<Table> tables = world.tables(id);
+        List<Table> tables = world.tableAccess().tables(id);
         int sampled = Math.min(tables.size(), SAMPLE_TABLES);
         long n = 0;
         for (int i = 0; i < sampled; i++) {

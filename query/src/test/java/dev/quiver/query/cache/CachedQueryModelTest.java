@@ -177,7 +177,7 @@ class CachedQueryModelTest {
             checkOrder(w, cached.get(QUERIES.length + i), ORDERED[i], where);
         }
         Set<Table> alive = Collections.newSetFromMap(new IdentityHashMap<>());
-        alive.addAll(w.allTables());
+        alive.addAll(w.tableAccess().allTables());
         for (CachedQuery cq : cached) {
             Query plain = cq.query();
             List<String> expected = rows(w, plain.rows(-1));
@@ -191,7 +191,7 @@ class CachedQueryModelTest {
             }
             if (plain.hasThis()) {
                 for (QueryRow r : plain.rows(-1)) {
-                    assertTrue(in.contains(w.table(r.thisEntity())), where + ": " + cq + " lacks the table of "
+                    assertTrue(in.contains(w.tableAccess().table(r.thisEntity())), where + ": " + cq + " lacks the table of "
                         + w.path(r.thisEntity()));
                 }
             }

@@ -40,7 +40,7 @@ class RestrictedEvaluationTest {
             });
             String[] queries = {"City", "City, !Big", "(LocatedIn, europe)", "Big, Light(up)", "City, $this == lyon",
                 "!Big", "(LocatedIn, $x), Country($x)", "Country(france)"};
-            List<Table> all = w.allTables();
+            List<Table> all = w.tableAccess().allTables();
             for (String text : queries) {
                 Query q = Query.parse(w, text);
                 for (int mask = 0; mask < 8; mask++) {
@@ -52,7 +52,7 @@ class RestrictedEvaluationTest {
                     }
                     List<String> expected = new ArrayList<>();
                     for (QueryRow r : q.rows(-1)) {
-                        if (!q.hasThis() || some.contains(w.table(r.thisEntity()))) {
+                        if (!q.hasThis() || some.contains(w.tableAccess().table(r.thisEntity()))) {
                             expected.add(r.thisEntity() + " " + r.fieldId(0));
                         }
                     }

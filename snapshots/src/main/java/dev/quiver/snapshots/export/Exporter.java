@@ -93,7 +93,7 @@ public final class Exporter {
     private static long writeVertices(World world, Layout layout, LongPredicate keep, TableSink sink) throws IOException {
         RowBuffer row = new RowBuffer(layout.vertexColumns.size());
         long n = 0;
-        for (Table t : world.allTables()) {
+        for (Table t : world.tableAccess().allTables()) {
             int count = t.count();
             if (count == 0) {
                 continue;
@@ -129,7 +129,7 @@ public final class Exporter {
         RowBuffer row = new RowBuffer(layout.edgeColumns.size());
         Int2ObjectOpenHashMap<String> relationshipPaths = new Int2ObjectOpenHashMap<>();
         long n = 0;
-        for (Table t : world.allTables()) {
+        for (Table t : world.tableAccess().allTables()) {
             int count = t.count();
             if (count == 0) {
                 continue;
@@ -183,7 +183,7 @@ public final class Exporter {
             if (Builtin.isBuiltin(src) || (keep != null && !keep.test(src))) {
                 continue;
             }
-            for (int tgt : world.sparse().targets(Ids.index(src), rel)) {
+            for (int tgt : world.tableAccess().sparse().targets(Ids.index(src), rel)) {
                 long pair = Ids.pairOfIndices(rel, tgt);
                 long dst = world.entityOfIndex(tgt);
                 if (!layout.isEdge(world, pair) || (keep != null && !keep.test(dst))) {

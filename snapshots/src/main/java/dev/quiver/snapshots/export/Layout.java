@@ -77,7 +77,7 @@ final class Layout {
         Layout l = new Layout(rels);
         Map<String, long[]> components = new TreeMap<>();
         Map<String, long[]> pairOwners = new TreeMap<>();
-        for (Table t : world.allTables()) {
+        for (Table t : world.tableAccess().allTables()) {
             for (Column c : t.columns()) {
                 long id = c.id();
                 if (!Ids.isPair(id)) {

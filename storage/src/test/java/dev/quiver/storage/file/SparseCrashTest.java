@@ -80,7 +80,7 @@ class SparseCrashTest {
         try (World w = World.open(dir)) {
             assertEquals(List.of(), w.check());
             long rel = w.lookup("Next");
-            assertTrue(w.sparse().isSparse(Ids.index(rel)));
+            assertTrue(w.tableAccess().sparse().isSparse(Ids.index(rel)));
             for (int i = 0; i < TXS; i++) {
                 boolean done = w.lookup("done" + i) != 0;
                 assertEquals(i <= 7, done, "transaction " + i);
@@ -90,7 +90,7 @@ class SparseCrashTest {
                     assertEquals(1, w.targets(e, rel).length);
                 }
             }
-            assertEquals(1, w.tables(w.pair(rel, Builtin.WILDCARD)).size());
+            assertEquals(1, w.tableAccess().tables(w.pair(rel, Builtin.WILDCARD)).size());
         }
     }
 

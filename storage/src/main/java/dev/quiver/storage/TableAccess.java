@@ -1,0 +1,87 @@
+package dev.quiver.storage;
+
+import dev.quiver.storage.rules.SparsePairs;
+import dev.quiver.storage.table.Table;
+import dev.quiver.storage.table.TableListener;
+import dev.quiver.storage.table.TableSet;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+
+import java.util.List;
+import java.util.function.IntConsumer;
+import java.util.function.LongToIntFunction;
+import dev.quiver.index.Ids;
+
+/**
+ * The table-level read side of a {@link World} ({@link World#tableAccess()}): what a query engine
+ * walks (Flecs v4's component index of id records, the tables, table events, an entity's table and
+ * row, the sparse pair storage, the reverse index by entity index). End users reach the same facts
+ * through {@link World}'s entity-level methods. Reads only; not thread-safe, like the world.
+ */
+public final class TableAccess {
+    private final WorldModel m;
+    /** The entity index of an alive entity id; throws {@link DeadEntityException} otherwise. */
+    private final LongToIntFunction alive;
+
+    TableAccess(WorldModel m, LongToIntFunction alive) {
+        this.m = m;
+        this.alive = alive;
+    }
+
+    /**
+     * The component index: every table whose type holds {@code id}. {@code id} may be a plain id,
+     * a pair {@code (R,T)}, or a wildcard record {@code (R,*)}, {@code (*,T)} ({@code _} is read
+     * as {@code *}); a wildcard record lists each table once. Pairs of a sparse relationship
+     * ({@link #sparse()}) are in no type: their holders' tables hold the marker {@code (R, *)}.
+     * Unmodifiable; do not hold across mutations.
+     */
+    public List<Table> tables(long id) {
+        return m.tables.matching(id);
+    }
+
+    /** Every table, in id order. */
+    public List<Table> allTables() {
+        return m.tables.all();
+    }
+
+    /**
+     * Tells {@code listener} of every table that appears or disappears from now on
+     * ({@link TableSet#listen}); the returned action unregisters it and must be called.
+     */
+    public Runnable onTables(TableListener listener) {
+        return m.tables.listen(listener);
+    }
+
+    /**
+     * The reverse index by entity index, for graph walks: calls {@code action} with the entity
+     * index of every entity that directly owns {@code (relationship, target)}, where
+     * {@code target} is an entity index ({@link Ids#index}) and {@code relationship} an entity id.
+     * Indices of entities that are not alive never appear.
+     */
+    public void forEachSourceIndex(long relationship, int targetIndex, IntConsumer action) {
+        m.reverse.forEachSource(targetIndex, Ids.index(relationship), action);
+    }
+
+    /** Number of pairs {@code (*, target)} pointing at the target. */
+    public int sourceCount(long target) {
+        LongArrayList l = m.reverse.get(Ids.index(target));
+        return l == null ? 0 : l.size();
+    }
+
+    /** The table holding the entity. */
+    public Table table(long e) {
+        return m.moves.tableOf(alive.applyAsInt(e));
+    }
+
+    /**
+     * The sparse pair storage (FEATURES TRT-16): whether a relationship is stored without
+     * fragmenting, and its targets by source, for the query engine and the CLI.
+     */
+    public SparsePairs sparse() {
+        return m.sparse;
+    }
+
+    /** The entity's row in its table. */
+    public int row(long e) {
+        return m.entities.row(alive.applyAsInt(e));
+    }
+}
