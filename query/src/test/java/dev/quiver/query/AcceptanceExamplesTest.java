@@ -50,10 +50,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>Each world is built in one transaction ({@link #build}), so a test costs a few commits.
  *
- * <p>Not covered here, because Quiver has no API for them: A-29's current scope and relative
- * lookup, presetting {@code $this} (A-02 binds it with {@code $this == Bob}), the {@code $}
- * singleton source (A-28, removed in Flecs v4.1). A-40 (snapshots) is in the cli module's
- * AcceptanceExamplesCliTest, since this module's test classpath has no snapshots.
+ * <p>Not covered here: the {@code $} singleton source (A-28, removed in Flecs v4.1). A-40
+ * (snapshots) is in the cli module's AcceptanceExamplesCliTest, since this module's test
+ * classpath has no snapshots.
  */
 class AcceptanceExamplesTest {
     @TempDir
@@ -125,7 +124,7 @@ class AcceptanceExamplesTest {
     private List<String> rows(Query q) {
         List<String> out = new ArrayList<>();
         for (QueryRow r : q.rows(-1)) {
-            out.add(format(q, r));
+            out.add(QueryTestSupport.format(w, q, r));
         }
         Collections.sort(out);
         assertEquals(out.size(), q.count(), () -> "count() of " + q.text());
@@ -166,45 +165,8 @@ class AcceptanceExamplesTest {
         return Query.parse(w, text).count();
     }
 
-    private String format(Query q, QueryRow r) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(q.hasThis() ? name(r.thisEntity()) : "-").append(" | ");
-        List<String> vars = new ArrayList<>(q.variableNames());
-        Collections.sort(vars);
-        if (vars.isEmpty()) {
-            sb.append('-');
-        }
-        for (int i = 0; i < vars.size(); i++) {
-            long v = r.variable(vars.get(i));
-            sb.append(i == 0 ? "" : " ").append('$').append(vars.get(i)).append('=').append(v == 0 ? "*" : name(v));
-        }
-        sb.append(" | ");
-        if (r.fieldCount() == 0) {
-            sb.append('-');
-        }
-        for (int f = 0; f < r.fieldCount(); f++) {
-            sb.append(f == 0 ? "" : " ");
-            if (!r.fieldSet(f)) {
-                sb.append('-');
-                continue;
-            }
-            sb.append(w.idToString(r.fieldId(f)));
-            long src = r.fieldSource(f);
-            if (src != r.thisEntity() || !q.hasThis()) {
-                sb.append('@').append(src == Ids.WILDCARD ? "*" : name(src));
-            }
-        }
-        return sb.toString();
-    }
-
-    private String name(long e) {
-        return e == 0 ? "0" : w.path(e);
-    }
-
     private static List<String> list(String... s) {
-        List<String> l = new ArrayList<>(List.of(s));
-        Collections.sort(l);
-        return l;
+        return QueryTestSupport.list(s);
     }
 
     /** The ids of an entity as text, in type order. */

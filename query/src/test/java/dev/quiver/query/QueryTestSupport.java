@@ -140,8 +140,17 @@ abstract class QueryTestSupport {
     }
 
     String format(Query q, QueryRow r) {
+        return format(w, q, r);
+    }
+
+    /**
+     * A row as {@code this | $vars | fields}: variables sorted by name ({@code *} when unbound),
+     * each field's matched id with {@code @source} when the source is not {@code $this}, {@code -}
+     * when not set.
+     */
+    static String format(World w, Query q, QueryRow r) {
         StringBuilder sb = new StringBuilder();
-        sb.append(q.hasThis() ? name(r.thisEntity()) : "-").append(" | ");
+        sb.append(q.hasThis() ? path(w, r.thisEntity()) : "-").append(" | ");
         List<String> vars = new ArrayList<>(q.variableNames());
         Collections.sort(vars);
         if (vars.isEmpty()) {
@@ -149,7 +158,7 @@ abstract class QueryTestSupport {
         }
         for (int i = 0; i < vars.size(); i++) {
             long v = r.variable(vars.get(i));
-            sb.append(i == 0 ? "" : " ").append('$').append(vars.get(i)).append('=').append(v == 0 ? "*" : name(v));
+            sb.append(i == 0 ? "" : " ").append('$').append(vars.get(i)).append('=').append(v == 0 ? "*" : path(w, v));
         }
         sb.append(" | ");
         if (r.fieldCount() == 0) {
@@ -164,13 +173,17 @@ abstract class QueryTestSupport {
             sb.append(w.idToString(r.fieldId(f)));
             long src = r.fieldSource(f);
             if (src != r.thisEntity() || !q.hasThis()) {
-                sb.append('@').append(src == Ids.WILDCARD ? "*" : name(src));
+                sb.append('@').append(src == Ids.WILDCARD ? "*" : path(w, src));
             }
         }
         return sb.toString();
     }
 
     String name(long e) {
+        return path(w, e);
+    }
+
+    private static String path(World w, long e) {
         return e == 0 ? "0" : w.path(e);
     }
 

@@ -85,31 +85,9 @@ final class InheritedTerms {
         return new ResolvedTerm.Inherit(derived, self, up, false);
     }
 
-    /** The ids in use that are transitive IsA subsets of {@code x} (not {@code x} itself). */
+    /** The ids in use that are transitive IsA subsets of {@code x} (not {@code x} itself), in id order. */
     static long[] derived(World world, long x) {
-        var out = new LongArrayList();
-        if (!world.isAlive(x) || world.tableAccess().tables(Ids.pairOfIndices(IS_A, Ids.index(x))).isEmpty()) {
-            return out.toLongArray();
-        }
-        var seen = new IntOpenHashSet();
-        var queue = new IntArrayList();
-        seen.add(Ids.index(x));
-        queue.add(Ids.index(x));
-        for (int q = 0; q < queue.size(); q++) {
-            world.tableAccess().forEachSourceIndex(Builtin.IS_A, queue.getInt(q), s -> {
-                if (seen.add(s)) {
-                    queue.add(s);
-                }
-            });
-        }
-        for (int q = 1; q < queue.size(); q++) {
-            long d = world.entityOfIndex(queue.getInt(q));
-            if (d != 0 && !world.tableAccess().tables(d).isEmpty()) {
-                out.add(d);
-            }
-        }
-        out.sort(null);
-        return out.toLongArray();
+        return java.util.Arrays.stream(subsets(world, x)).filter(d -> !world.tableAccess().tables(d).isEmpty()).toArray();
     }
 
     /**
@@ -132,8 +110,7 @@ final class InheritedTerms {
             return ResolvedTerm.Inherit.PAIRS;
         }
         long r = first.entity();
-        if (Ids.isPair(r) || !world.isAlive(r)
-                || world.onInstantiate(Ids.pairOfIndices(Ids.index(r), Ids.WILDCARD_INDEX)) != OnInstantiate.INHERIT) {
+        if (Ids.isPair(r) || !world.isAlive(r) || !inheritable(world, r)) {
             return ResolvedTerm.Inherit.NONE;
         }
         return ResolvedTerm.Inherit.PAIRS;

@@ -45,10 +45,8 @@ public final class Paths {
     public long lookup(String[] parts) {
         if (parts.length == 1) {
             String p = parts[0];
-            if (p.length() > 1 && p.charAt(0) == '#' && Names.allDigits(p.substring(1))) {
-                p = p.substring(1); // an anonymous entity as paths print it
-            }
-            if (!p.isEmpty() && Names.allDigits(p)) {
+            if (isIndex(p)) {
+                p = p.charAt(0) == '#' ? p.substring(1) : p; // #index: an anonymous entity as paths print it
                 try {
                     return entities.getAny(Integer.parseInt(p));
                 } catch (NumberFormatException e) {
@@ -61,6 +59,12 @@ public final class Paths {
             }
         }
         return lookupBelow(0, parts);
+    }
+
+    /** True for a path element naming an entity by index: digits, or {@code #} and digits. */
+    public static boolean isIndex(String p) {
+        String digits = !p.isEmpty() && p.charAt(0) == '#' ? p.substring(1) : p;
+        return !digits.isEmpty() && Names.allDigits(digits);
     }
 
     /** The entity at a path of names below entity index {@code parent} (0: the root), or 0. */

@@ -68,7 +68,7 @@ public final class Scope {
             return paths.lookup(parts);
         }
         if (parts.length == 1) { // an index or a builtin is found from anywhere
-            boolean index = isIndex(parts[0]);
+            boolean index = Paths.isIndex(parts[0]);
             long r = index || Builtin.alias(parts[0]) != 0 ? paths.lookup(parts) : paths.lookupBelow(0, parts);
             if (r != 0 && (index || Ids.index(r) < Builtin.FIRST_USER_INDEX)) {
                 return r;
@@ -100,10 +100,5 @@ public final class Scope {
             }
         }
         return paths.lookup(parts);
-    }
-
-    /** True for an entity index as a path element: digits, or {@code #} and digits. */
-    private static boolean isIndex(String p) {
-        return !p.isEmpty() && Names.allDigits(p.charAt(0) == '#' ? p.substring(1) : p) && !p.equals("#");
     }
 }
