@@ -499,9 +499,7 @@ public final class Evaluator {
             }
             for (int row = 0; row < n; row++) {
                 long e = ents[row];
-                bindSource(slot, e, tb, row);
-                boolean r = emitAll(s, t, m, e, k);
-                b.values[slot] = 0;
+                boolean r = emitAllAt(s, t, m, slot, e, tb, row, k);
                 if (!r) {
                     return false;
                 }
@@ -543,6 +541,17 @@ public final class Evaluator {
             cacheSecond[id] = sec;
         }
         return emitAll(s, t, m, src, next[id]);
+    }
+
+    /**
+     * {@link #emitAll} with the source slot bound to {@code e} at {@code row} of {@code tb} for the
+     * duration, then unbound again (the row-by-row walks of the term families).
+     */
+    boolean emitAllAt(Step s, ResolvedTerm t, LongArrayList m, int slot, long e, Table tb, int row, Cont k) {
+        bindSource(slot, e, tb, row);
+        boolean r = emitAll(s, t, m, e, k);
+        b.values[slot] = 0;
+        return r;
     }
 
     boolean emitAll(Step s, ResolvedTerm t, LongArrayList m, long src, Cont k) {

@@ -70,9 +70,7 @@ final class InheritOps {
                     }
                     long[] ents = tb.entities();
                     for (int row = 0, n = tb.count(); row < n; row++) {
-                        ev.bindSource(slot, ents[row], tb, row);
-                        boolean r = emitAll(s, t, m, ents[row], k);
-                        ev.b.values[slot] = 0;
+                        boolean r = ev.emitAllAt(s, t, m, slot, ents[row], tb, row, k);
                         if (!r) {
                             return false;
                         }
@@ -273,9 +271,7 @@ final class InheritOps {
                     if (m.isEmpty()) {
                         continue;
                     }
-                    ev.bindSource(slot, ents[row], tb, row);
-                    boolean r = ev.emitAll(s, t, m, ents[row], k);
-                    ev.b.values[slot] = 0;
+                    boolean r = ev.emitAllAt(s, t, m, slot, ents[row], tb, row, k);
                     if (!r) {
                         return false;
                     }

@@ -125,9 +125,7 @@ final class SparseOps {
             if (ev.skip(tb)) {
                 continue;
             }
-            ev.bindSource(slot, e, tb, world.tableAccess().row(e));
-            boolean r = ev.emitAll(s, t, m, e, k);
-            ev.b.values[slot] = 0;
+            boolean r = ev.emitAllAt(s, t, m, slot, e, tb, world.tableAccess().row(e), k);
             if (!r) {
                 return false;
             }
@@ -212,9 +210,7 @@ final class SparseOps {
             if (m.isEmpty()) {
                 continue;
             }
-            ev.bindSource(slot, e, tb, row);
-            boolean r = ev.emitAll(s, t, m, e, k);
-            ev.b.values[slot] = 0;
+            boolean r = ev.emitAllAt(s, t, m, slot, e, tb, row, k);
             if (!r) {
                 return false;
             }
@@ -256,9 +252,7 @@ final class SparseOps {
                 for (int x : st.more(rel, Ids.index(ents[row]))) {
                     m.add(Ids.pairOfIndices(rel, x));
                 }
-                ev.bindSource(slot, ents[row], tb, row);
-                boolean r = ev.emitAll(s, t, m, ents[row], k);
-                ev.b.values[slot] = 0;
+                boolean r = ev.emitAllAt(s, t, m, slot, ents[row], tb, row, k);
                 if (!r) {
                     return false;
                 }
