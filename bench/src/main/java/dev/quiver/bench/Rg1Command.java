@@ -84,16 +84,18 @@ final class Rg1Command extends BenchCommand {
         line("load", figure(f.get("load_s"), "s"), num(f.median("load_entities_per_s")) + " entities/s; "
                 + count(f.count("load_entities")) + " entities, " + Machine.bytes(Math.round(f.median("load_disk_bytes")))
                 + " on disk");
-        line("iter", figure(f.get("iter_ns_per_result"), "ns/result"), count(f.count("iter_count"))
+        line("iter", figure(f.get("iter_ns_per_result"), "ns/result"), "first run " + figure(f.get("iter_first_ns_per_result"), "ns") + "; " + count(f.count("iter_count"))
                 + " results of " + Rg1Round.ITER + ", sum of Position.x " + count(f.count("iter_sum")));
         line("trans", figure(f.get("trans_ms"), "ms/query"), Rg1Spec.TRANS_QUERIES + " queries (LocatedIn, n1..n10) x "
                 + count(f.count("trans_count")) + " results; count() only " + figure(f.get("trans_count_ms"), "ms"));
         line("transvar", figure(f.get("transvar_s"), "s"), count(f.count("transvar_count")) + " rows of "
                 + Rg1Round.TRANSVAR + ", " + num(f.median("transvar_rows_per_s")) + " rows/s; count() only "
                 + figure(f.get("transvar_count_s"), "s"));
-        line("join", figure(f.get("join_ms"), "ms"), count(f.count("join_count")) + " results of " + Rg1Round.JOIN
+        line("join", figure(f.get("join_ms"), "ms"), "first run " + figure(f.get("join_first_ms"), "ms") + "; "
+                + count(f.count("join_count")) + " results of " + Rg1Round.JOIN
                 + ", sum of Position.x of $y " + count(f.count("join_sum")));
-        line("lookup", figure(f.get("lookup_ns"), "ns/check"), count(f.count("lookup_hits")) + " of "
+        line("lookup", figure(f.get("lookup_ns"), "ns/check"), "first run " + figure(f.get("lookup_first_ns"), "ns") + "; "
+                + count(f.count("lookup_hits")) + " of "
                 + count(Rg1Spec.LOOKUPS) + " has-pair checks true");
         line("delete", figure(f.get("delete_s"), "s"), "n1 and its subtree (" + count(rg.subtreeSize())
                 + " entities); left: " + count(f.count("delete_nodes_left")) + " nodes, "
