@@ -12,17 +12,22 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code quiver new WORLD [NAME] [--isa P]... [--child-of Q] [--ensure]}: creates an entity, optionally
- * as an IsA instance of bases (Flecs v4 instantiation: Override components copied, a prefab's
- * children instantiated under it) and under a parent.
+ * {@code quiver new WORLD [NAME] [--isa P]... [--child-of Q] [--ensure] [--count N]}: creates an
+ * entity, optionally as an IsA instance of bases (Flecs v4 instantiation: Override components
+ * copied, a prefab's children instantiated under it) and under a parent; with {@code --count},
+ * N anonymous instances of one base in one transaction ({@link World#instantiate}).
  */
 @Command(name = "new", header = "Create an entity, optionally instantiating bases or prefabs.",
         description = {"Creates NAME (a name or path; anonymous when left out) in one transaction. With "
                 + "--child-of Q it is created under Q. Each --isa P adds (IsA, P): P's Override components "
                 + "are copied with their values, and when P is a prefab its children get counterparts "
                 + "under the new entity, with their names. An existing NAME is an error unless --ensure "
-                + "is given (then the bases are added to it).",
-            "Example: quiver new w inst1 --isa Ship; quiver new w turret --child-of inst1"})
+                + "is given (then the bases are added to it). "
+                + "With --count N, N anonymous instances of the one --isa base are made in one transaction "
+                + "(no NAME, no --ensure), under Q with --child-of; the output is their count, then the first "
+                + "and last id.",
+            "Example: quiver new w inst1 --isa Ship; quiver new w turret --child-of inst1; "
+                + "quiver new w --isa Ship --count 1000"})
 final class NewCommand extends BaseCommand {
     @Mixin
     ScopeOption scope = new ScopeOption();
@@ -43,8 +48,15 @@ final class NewCommand extends BaseCommand {
     @Option(names = "--ensure", description = "Accept an existing NAME instead of failing.")
     boolean ensure;
 
+    @Option(names = "--count", paramLabel = "N",
+            description = "Make N anonymous instances of the one --isa base in one transaction (0 or more).")
+    Integer count;
+
     @Override
     public Integer call() {
+        if (count != null) {
+            return batch();
+        }
         try (World w = openWriter(world)) {
             scope.apply(w);
             long created = w.transactionResult(tx -> {
@@ -80,6 +92,37 @@ final class NewCommand extends BaseCommand {
             StringBuilder line = new StringBuilder(w.path(created));
             for (String b : bases) {
                 line.append(" (IsA, ").append(w.path(w.resolve(b))).append(')');
+            }
+            out().println(line);
+        }
+        return ExitCodes.OK;
+    }
+
+    /** {@code --count N}: N instances of one base through {@link World#instantiate}, under --child-of if given. */
+    private Integer batch() {
+        if (bases.size() != 1) {
+            throw new CliInputException("--count needs exactly one --isa base (given " + bases.size() + ")");
+        }
+        if (name != null || ensure) {
+            throw new CliInputException("--count makes anonymous instances: give no NAME and no --ensure");
+        }
+        try (World w = openWriter(world)) {
+            scope.apply(w);
+            long[] made = w.transactionResult(tx -> {
+                long q = parent == null ? 0 : tx.resolve(parent);
+                long[] es = tx.instantiate(tx.resolve(bases.get(0)), count);
+                if (q != 0) {
+                    long childOf = tx.pair(Builtin.CHILD_OF, q);
+                    for (long e : es) {
+                        tx.add(e, childOf);
+                    }
+                }
+                return es;
+            });
+            StringBuilder line = new StringBuilder().append(made.length).append(made.length == 1 ? " instance" : " instances")
+                .append(" of ").append(w.path(w.resolve(bases.get(0))));
+            if (made.length > 0) {
+                line.append(": ").append(w.path(made[0])).append(" .. ").append(w.path(made[made.length - 1]));
             }
             out().println(line);
         }

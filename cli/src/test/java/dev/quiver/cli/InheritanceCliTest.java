@@ -81,6 +81,39 @@ class InheritanceCliTest extends FreshWorldCliTest {
         assertEquals("a\n", run("new", w, "a", "--ensure").ok().out());
     }
 
+    /** {@code new --count N}: N instances of a prefab in one transaction, children and Override copies included. */
+    @Test
+    void newCountInstantiatesInBulk() {
+        run("component", w, "Health", "value:i64").ok();
+        run("add", w, "Ship", "Prefab").ok();
+        run("set", w, "Ship", "Health", "{\"value\": 10}").ok();
+        run("new", w, "turret", "--child-of", "Ship").ok();
+        run("new", w, "fleet").ok();
+        String out = run("new", w, "--isa", "Ship", "--count", "25", "--child-of", "fleet").ok().out();
+        assertTrue(out.matches("25 instances of Ship: #\\d+ \\.\\. #\\d+\\n"), out);
+        assertEquals("25\n", run("query", w, "Health, (IsA, Ship), (ChildOf, fleet)", "--format", "count").ok().out());
+        // every instance got its own turret, below it
+        assertEquals("25\n", run("query", w, "(IsA, Ship.turret), (ChildOf, $p), ChildOf($p, fleet)", "--format", "count")
+            .ok().out());
+        assertEquals("0 instances of Ship\n", run("new", w, "--isa", "Ship", "--count", "0").ok().out());
+        assertTrue(run("check", w).ok().out().contains("every invariant holds"));
+    }
+
+    @Test
+    void newCountRefusesBadInputAndChangesNothing() {
+        run("add", w, "Ship", "Prefab").ok();
+        run("add", w, "Sealed", "Final").ok();
+        Map<String, String> before = fingerprint(Path.of(w));
+        run("new", w, "--count", "3").badInput("--count needs exactly one --isa base (given 0)");
+        run("new", w, "--isa", "Ship", "--isa", "Sealed", "--count", "3").badInput("given 2");
+        run("new", w, "x", "--isa", "Ship", "--count", "3").badInput("give no NAME");
+        run("new", w, "--isa", "Ship", "--count", "-1").badInput("the count must be 0 or more");
+        run("new", w, "--isa", "Sealed", "--count", "2").badInput("Sealed is Final");
+        run("new", w, "--isa", "Nope", "--count", "2").badInput("Nope");
+        run("new", w, "--isa", "Ship", "--count", "2", "--child-of", "Nope").badInput("Nope");
+        assertEquals(before, fingerprint(Path.of(w)));
+    }
+
     /** ISA-09 and TRT-04 through add: IsA to a Final entity and an IsA cycle exit 2, world unchanged. */
     @Test
     void finalAndCycleRefused() {
