@@ -1,5 +1,6 @@
 package dev.quiver.snapshots;
 
+import dev.quiver.storage.Validator;
 import dev.quiver.storage.World;
 import dev.quiver.storage.WorldPages;
 
@@ -16,6 +17,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
@@ -124,6 +126,24 @@ public final class Snapshots {
      *                           left as it was
      */
     public static SnapshotInfo restore(Path file, Path newWorldDir) {
+        return restore(file, newWorldDir, Map.of());
+    }
+
+    /**
+     * Restores a snapshot as {@link #restore(Path, Path)} and, before the new world becomes
+     * visible, runs each validator on every value of its component or relationship the snapshot
+     * holds (Tecs restores through the constructor, so that {@code init} runs as on creation:
+     * FEATURES TEC-24): refined values are stored in the new world, and a refusal makes no world.
+     * The validators are registered on the restored world only while it is built; register them
+     * again on each open, as always.
+     *
+     * @param validators by the path of their component or relationship in the snapshot's world
+     * @throws dev.quiver.storage.ValidationException when a validator refuses a value, or its
+     *     component or relationship has no schema (nothing is created)
+     * @throws dev.quiver.storage.UnknownNameException when a path names nothing in the snapshot
+     *     (nothing is created)
+     */
+    public static SnapshotInfo restore(Path file, Path newWorldDir, Map<String, Validator> validators) {
         checkTarget(newWorldDir);
         SnapshotInfo info = verify(file);
         List<PageIterator> opened = new ArrayList<>();
@@ -135,6 +155,16 @@ public final class Snapshots {
                 PageIterator it = new PageIterator(file, info.pages());
                 opened.add(it);
                 return it;
+            }, w -> {
+                long[] ids = new long[validators.size()];
+                int k = 0;
+                for (Map.Entry<String, Validator> v : validators.entrySet()) {
+                    ids[k] = w.resolve(v.getKey());
+                    w.validate(ids[k++], v.getValue());
+                }
+                for (long id : ids) {
+                    w.revalidate(id);
+                }
             });
             world.close();
             return info;

@@ -14,9 +14,11 @@ import java.util.Map;
  * They must not touch the world. Besides every set, a validator runs on a value that enters an
  * entity by a data-less {@link World#add} (the schema's defaults, or the value an Inherit id
  * copies from a base) and on the Override values an IsA instantiation copies from the bases; a
- * refusal there refuses that add, a refinement is stored. Not validated: a restore from a snapshot
- * (it builds a new world, which has no validators until they are registered), values a {@code With}
- * rule adds beside the id added, and a {@code (Disabled, C)} copy.
+ * refusal there refuses that add, a refinement is stored. On demand, {@link World#revalidate} runs
+ * it on every value already stored, and a snapshot restore given validators runs them on every
+ * restored value before the new world appears (FEATURES TEC-24). Not validated: a plain restore
+ * (the new world has no validators until they are registered), values a {@code With} rule adds
+ * beside the id added, and a {@code (Disabled, C)} copy.
  */
 @FunctionalInterface
 public interface Validator {

@@ -61,12 +61,24 @@ public final class WorldPages {
      *                           do not form a consistent world
      */
     public static World restore(Path dir, Iterable<Page> pages) {
+        return restore(dir, pages, w -> { });
+    }
+
+    /**
+     * Like {@link #restore(Path, Iterable)}, running {@code beforeVisible} on the restored world,
+     * open for writing, before it is renamed into place: what it commits is part of the new world,
+     * and when it throws no world is made (the exception is rethrown). Snapshots run validators
+     * there (FEATURES TEC-24).
+     */
+    public static World restore(Path dir, Iterable<Page> pages, java.util.function.Consumer<World> beforeVisible) {
         Store.create(dir, dev.quiver.storage.format.WorldFormat::applyDelta, st -> {
             Persistence.commitPages(st, pages);
-            List<String> problems = World.openStore(st, false).check();
+            World w = World.openStore(st, false);
+            List<String> problems = w.check();
             if (!problems.isEmpty()) {
                 throw new BadInputException("restored world is inconsistent: " + problems.get(0));
             }
+            beforeVisible.accept(w);
         });
         return World.open(dir);
     }

@@ -5,6 +5,8 @@ import dev.quiver.storage.ValidationException;
 import dev.quiver.storage.Validator;
 import dev.quiver.storage.entity.EntityIndex;
 import dev.quiver.storage.table.Schemas;
+import dev.quiver.storage.table.Table;
+import dev.quiver.storage.table.TableSet;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 
 import java.util.Collections;
@@ -16,10 +18,11 @@ import java.util.Map;
  * one a set runs, and running it on the value the set would store, before anything changes. A
  * plain id runs its component's validator, a pair {@code (R, T)} its relationship's. Also run
  * ({@link #checkStored}) on a value that enters by a data-less add (the schema's defaults, or the
- * value an Inherit id copies from a base) and on the Override values an IsA instantiation copies.
- * Not run: on restore from a snapshot (a restore builds a new world, which has no validators until
- * they are registered after it opens), on values a {@code With} rule adds beside the id added, and on
- * a disabled {@code (Disabled, C)} copy (its value is C's as the base held it). Held in memory only
+ * value an Inherit id copies from a base) and on the Override values an IsA instantiation copies;
+ * and on demand over every value stored ({@link #checkEveryStored}: after registering a validator on a
+ * world that already holds values, and on a snapshot restore given validators, FEATURES TEC-24).
+ * Not run on values a {@code With} rule adds beside the id added, nor on a disabled
+ * {@code (Disabled, C)} copy (its value is C's as the base held it). Held in memory only
  * (validators are code); not thread-safe.
  */
 public final class Validators {
@@ -125,5 +128,39 @@ public final class Validators {
         Map<String, Object> all = new LinkedHashMap<>(value);
         all.putAll(out);
         return values.prepare(id, all);
+    }
+
+    /**
+     * Runs the validator of component or relationship {@code id} on every value of it the world
+     * holds: {@code id}'s own values and, for a relationship, those of every pair {@code (id, T)}
+     * that carries data. A refined value is written in place (no row moves); the caller runs this
+     * inside a transaction, so that a refusal changes nothing.
+     *
+     * @return the number of values checked
+     * @throws ValidationException when {@code id} has no validator, or the validator refuses or fails
+     *                             on a value (the message names the entity)
+     */
+    public long checkEveryStored(long id, TableSet tables) {
+        if (Ids.isPair(id) || !byIndex.containsKey(Ids.index(id))) {
+            throw new ValidationException("no validator is registered for " + paths.idToString(id));
+        }
+        long checked = 0;
+        for (long key : new long[] {id, Ids.pairOfIndices(Ids.index(id), Ids.WILDCARD_INDEX)}) {
+            for (Table t : tables.matching(key)) {
+                for (long held : t.type()) {
+                    if (!(held == id || Ids.isPair(held) && Ids.first(held) == Ids.index(id)) || !applies(held)) {
+                        continue;
+                    }
+                    for (int r = 0; r < t.count(); r++) {
+                        int idx = Ids.index(t.entity(r));
+                        if (values.get(idx, held) != null) {
+                            checkStored(idx, held);
+                            checked++;
+                        }
+                    }
+                }
+            }
+        }
+        return checked;
     }
 }
