@@ -11,15 +11,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** {@code quiver component WORLD NAME FIELD:TYPE...}: declares a component schema. */
+/** {@code quiver component WORLD NAME FIELD:TYPE[MIN..MAX][=DEFAULT]...}: declares a component schema. */
 @Command(name = "component", header = "Declare a component with typed fields.",
         description = {"Declares NAME (created when missing) as a component whose values have the given "
                 + "fields. Types: f32, f64, i32, i64, bool, string, entity. Declaring the same schema again "
                 + "changes nothing; another schema (other fields or other defaults) is an error. A field may "
                 + "carry a default (FIELD:TYPE=VALUE, Tecs defaults): a component or a pair carrying it that is "
-                + "added without a value, or set with that field left out when new, takes the default.",
+                + "added without a value, or set with that field left out when new, takes the default. A number "
+                + "field may carry an inclusive range (FIELD:TYPE[MIN..MAX], either end may be left out): a value "
+                + "outside it is refused, by every set and in the default.",
             "Example: quiver component w Position x:f64 y:f64",
-            "Example: quiver component w Follows delay:f64=0.5 maxDistance:f64=100"})
+            "Example: quiver component w Follows delay:f64=0.5 maxDistance:f64=100",
+            "Example: quiver component w Health value:i64[0..100]=100 regen:f64[0..]"})
 final class ComponentCommand extends BaseCommand {
     @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (must exist).")
     Path world;
@@ -27,8 +30,9 @@ final class ComponentCommand extends BaseCommand {
     @Parameters(index = "1", paramLabel = "NAME", description = "The component's name or path.")
     String name;
 
-    @Parameters(index = "2..*", arity = "1..*", paramLabel = "FIELD:TYPE[=DEFAULT]",
-            description = "The fields, in order, each with an optional default (a component added without a value takes it).")
+    @Parameters(index = "2..*", arity = "1..*", paramLabel = "FIELD:TYPE[MIN..MAX][=DEFAULT]",
+            description = "The fields, in order, each with an optional range (numbers only) and default (a component "
+                + "added without a value takes it).")
     List<String> fields;
 
     @Override
@@ -44,6 +48,7 @@ final class ComponentCommand extends BaseCommand {
     static Schema parse(List<String> specs) {
         List<Schema.Field> list = new ArrayList<>();
         java.util.Map<String, Object> defaults = new java.util.LinkedHashMap<>();
+        java.util.Map<String, double[]> ranges = new java.util.LinkedHashMap<>();
         for (String spec : specs) {
             int colon = spec.indexOf(':');
             if (colon <= 0 || colon == spec.length() - 1) {
@@ -52,13 +57,42 @@ final class ComponentCommand extends BaseCommand {
             String rest = spec.substring(colon + 1);
             int eq = rest.indexOf('=');
             String fieldName = spec.substring(0, colon).trim();
-            FieldType type = FieldType.parse((eq < 0 ? rest : rest.substring(0, eq)).trim());
+            String typeText = (eq < 0 ? rest : rest.substring(0, eq)).trim();
+            int bracket = typeText.indexOf('[');
+            if (bracket >= 0) {
+                ranges.put(fieldName, range(fieldName, typeText.substring(bracket)));
+                typeText = typeText.substring(0, bracket).trim();
+            }
+            FieldType type = FieldType.parse(typeText);
             list.add(new Schema.Field(fieldName, type));
             if (eq >= 0) {
                 defaults.put(fieldName, defaultValue(fieldName, type, rest.substring(eq + 1)));
             }
         }
-        return new Schema(list).withDefaults(defaults);
+        Schema schema = new Schema(list);
+        for (var r : ranges.entrySet()) {
+            schema = schema.withRange(r.getKey(), r.getValue()[0], r.getValue()[1]);
+        }
+        return schema.withDefaults(defaults);
+    }
+
+    /**
+     * A range {@code [MIN..MAX]}; a left-out end is open (infinite).
+     *
+     * @throws ValueException when it is malformed
+     */
+    private static double[] range(String field, String text) {
+        int dots = text.indexOf("..");
+        if (!text.endsWith("]") || dots < 0) {
+            throw new ValueException("field '" + field + "': malformed range '" + text + "', expected [MIN..MAX], e.g. [0..100]");
+        }
+        String lo = text.substring(1, dots).trim(), hi = text.substring(dots + 2, text.length() - 1).trim();
+        try {
+            return new double[] {lo.isEmpty() ? Double.NEGATIVE_INFINITY : Double.parseDouble(lo),
+                hi.isEmpty() ? Double.POSITIVE_INFINITY : Double.parseDouble(hi)};
+        } catch (NumberFormatException e) {
+            throw new ValueException("field '" + field + "': malformed range '" + text + "': an end is not a number");
+        }
     }
 
     /**

@@ -123,6 +123,30 @@ class ModelTraitsCliTest extends FreshWorldCliTest {
         assertEquals(before, fingerprint(Path.of(w)));
     }
 
+    /** TEC-06 through the CLI: a field range is the schema-level constraint; values outside exit 2 and change nothing. */
+    @Test
+    void componentRangesRefuseValuesOutside() {
+        String out = run("component", w, "Health", "value:i64[0..100]=100", "regen:f64[0..]").ok().out();
+        assertEquals("component Health {value: i64 [0..100] = 100, regen: f64 [0..]}\n", out);
+        run("add", w, "e", "Health").ok();
+        run("set", w, "e", "Health", "{\"value\": 40}").ok();
+        Map<String, String> before = fingerprint(Path.of(w));
+        run("set", w, "e", "Health", "{\"value\": 101}").badInput("Health field 'value': 101 lies outside its range [0..100]");
+        run("set", w, "e", "Health", "{\"regen\": -1}").badInput("outside its range [0..]");
+        run("component", w, "Mana", "v:i64[0..10]=11").badInput("the default of field 'v': 11 lies outside its range [0..10]");
+        run("component", w, "Name", "s:string[0..1]").badInput("only number fields take a range");
+        run("component", w, "Bad", "v:i64[0-10]").badInput("malformed range '[0-10]'");
+        run("component", w, "Bad", "v:i64[a..b]").badInput("an end is not a number");
+        run("component", w, "Bad", "v:i64[5..1]").badInput("min <= max");
+        run("component", w, "Health", "value:i64[0..200]=100", "regen:f64[0..]").badInput("already has schema");
+        assertEquals(before, fingerprint(Path.of(w)));
+        assertTrue(show("e").contains("Health {value=40, regen=0.0}"), show("e"));
+        // a relationship's pair data takes ranges the same way
+        run("defrel", w, "Owes", "amount:f64[0..]").ok();
+        run("new", w, "b").ok();
+        run("set", w, "a", "(Owes, b)", "{\"amount\": -5}").badInput("outside its range");
+    }
+
     /** TEC-01 through the CLI: defrel maps Tecs keys to traits and fields; refusals change nothing. */
     @Test
     void defrelDefinesARelationshipTheTecsWay() {

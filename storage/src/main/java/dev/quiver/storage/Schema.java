@@ -10,22 +10,60 @@ import java.util.Map;
  * The member layout of a component: named, typed fields in declaration order (Flecs meta
  * struct), each with an optional default value (Tecs {@code defaults}, FEATURES TEC-05): a
  * component added without a value, or set with some fields left out when it is new, takes the
- * defaults, and 0, false or "" where a field has none. A component without a schema is a tag.
- * Immutable.
+ * defaults, and 0, false or "" where a field has none. A number field may also carry an
+ * inclusive range (Flecs meta member {@code range}; FEATURES TEC-06: the CLI's schema-level
+ * constraint): a value outside it is refused ({@link FieldRangeException}). A component without
+ * a schema is a tag. Immutable.
  */
 public final class Schema {
     /** One member. */
     public record Field(String name, FieldType type) {}
 
+    /**
+     * The inclusive range of a number field: {@code min <= value <= max}, either end infinite
+     * when open. Integer values are compared as doubles (exact up to 2^53).
+     */
+    public record Range(double min, double max) {
+        /** @throws ValueException when an end is NaN or {@code min > max} */
+        public Range {
+            if (Double.isNaN(min) || Double.isNaN(max) || min > max) {
+                throw new ValueException("a range needs min <= max, got " + spelling(min, max));
+            }
+        }
+
+        /** True when {@code v} lies in the range. */
+        public boolean contains(double v) {
+            return v >= min && v <= max;
+        }
+
+        @Override
+        public String toString() {
+            return spelling(min, max);
+        }
+
+        private static String spelling(double min, double max) {
+            return "[" + end(min) + ".." + end(max) + "]";
+        }
+
+        private static String end(double x) {
+            if (Double.isInfinite(x)) {
+                return "";
+            }
+            return x == Math.rint(x) && Math.abs(x) < 1e15 ? Long.toString((long) x) : Double.toString(x);
+        }
+    }
+
     private final List<Field> fields;
     /** Per field: null (no default), the raw word (a Long) of a number field, or a String. */
     private final Object[] defaults;
+    /** Per field: null (no range), or its range. */
+    private final Range[] ranges;
 
     public Schema(List<Field> fields) {
-        this(fields, null);
+        this(fields, null, null);
     }
 
-    private Schema(List<Field> fields, Object[] defaults) {
+    private Schema(List<Field> fields, Object[] defaults, Range[] ranges) {
         if (fields.isEmpty()) {
             throw new ValueException("a component schema needs at least one field");
         }
@@ -37,6 +75,56 @@ public final class Schema {
         }
         this.fields = List.copyOf(fields);
         this.defaults = defaults == null ? new Object[this.fields.size()] : defaults;
+        this.ranges = ranges == null ? new Range[this.fields.size()] : ranges;
+        for (int f = 0; f < this.fields.size(); f++) {
+            if (this.defaults[f] instanceof Long) {
+                checkRaw(f, (Long) this.defaults[f], "the default of");
+            }
+        }
+    }
+
+    /**
+     * This schema with an inclusive range on number field {@code field} (its other fields and
+     * defaults as they are); an infinite end leaves that side open.
+     *
+     * @throws ValueException      for an unknown field, a field that is not a number (f32, f64,
+     *                             i32, i64), or a malformed range
+     * @throws FieldRangeException when the field's default lies outside the range
+     */
+    public Schema withRange(String field, double min, double max) {
+        int f = indexOf(field);
+        if (f < 0) {
+            throw new ValueException("no field '" + field + "' to give a range (fields: " + this + ")");
+        }
+        FieldType t = fields.get(f).type();
+        if (t == FieldType.BOOL || t == FieldType.STRING || t == FieldType.ENTITY) {
+            throw new ValueException("field '" + field + "' is " + t.spelling() + ": only number fields take a range");
+        }
+        Range[] r = ranges.clone();
+        r[f] = new Range(min, max);
+        return new Schema(fields, defaults, r);
+    }
+
+    /** The range of field {@code f}, or null when it has none. */
+    public Range range(int f) {
+        return ranges[f];
+    }
+
+    /**
+     * Checks a raw number word of field {@code f} against its range.
+     *
+     * @param what how to introduce the field in the message ("the default of", "set")
+     * @throws FieldRangeException when it lies outside
+     */
+    public void checkRaw(int f, long raw, String what) {
+        Range r = ranges[f];
+        if (r == null) {
+            return;
+        }
+        Object v = fields.get(f).type().fromRaw(raw);
+        if (!r.contains(((Number) v).doubleValue())) {
+            throw new FieldRangeException(what + " field '" + fields.get(f).name() + "': " + v + " lies outside its range " + r);
+        }
     }
 
     /**
@@ -54,7 +142,7 @@ public final class Schema {
             }
             d[f] = raw(fields.get(f), en.getValue());
         }
-        return new Schema(fields, d);
+        return new Schema(fields, d, ranges);
     }
 
     private static Object raw(Field f, Object v) {
@@ -77,7 +165,15 @@ public final class Schema {
      * @throws ValueException when a raw default does not fit its field
      */
     public static Schema ofRaw(List<Field> fields, Object[] rawDefaults) {
+        return ofRaw(fields, rawDefaults, new Range[fields.size()]);
+    }
+
+    /** As {@link #ofRaw(List, Object[])}, with each field's range (null for none). */
+    public static Schema ofRaw(List<Field> fields, Object[] rawDefaults, Range[] ranges) {
         Schema s = new Schema(fields);
+        if (ranges.length != s.size()) {
+            throw new ValueException(ranges.length + " ranges for " + s.size() + " fields");
+        }
         if (rawDefaults.length != s.size()) {
             throw new ValueException(rawDefaults.length + " defaults for " + s.size() + " fields");
         }
@@ -88,7 +184,13 @@ public final class Schema {
                 throw new ValueException("field '" + s.field(f).name() + "': raw default " + d + " does not fit");
             }
         }
-        return new Schema(fields, rawDefaults.clone());
+        for (int f = 0; f < ranges.length; f++) {
+            FieldType t = s.field(f).type();
+            if (ranges[f] != null && (t == FieldType.BOOL || t == FieldType.STRING || t == FieldType.ENTITY)) {
+                throw new ValueException("field '" + s.field(f).name() + "' is " + t.spelling() + ": it cannot have a range");
+            }
+        }
+        return new Schema(fields, rawDefaults.clone(), ranges.clone());
     }
 
     /** The default of field {@code f}: null when it has none, else a Long raw word or a String. */
@@ -188,12 +290,13 @@ public final class Schema {
     @Override
     public boolean equals(Object o) {
         return o instanceof Schema && ((Schema) o).fields.equals(fields)
-                && java.util.Arrays.equals(((Schema) o).defaults, defaults);
+                && java.util.Arrays.equals(((Schema) o).defaults, defaults)
+                && java.util.Arrays.equals(((Schema) o).ranges, ranges);
     }
 
     @Override
     public int hashCode() {
-        return fields.hashCode() * 31 + java.util.Arrays.hashCode(defaults);
+        return (fields.hashCode() * 31 + java.util.Arrays.hashCode(defaults)) * 31 + java.util.Arrays.hashCode(ranges);
     }
 
     @Override
@@ -202,6 +305,9 @@ public final class Schema {
         for (int i = 0; i < fields.size(); i++) {
             if (i > 0) sb.append(", ");
             sb.append(fields.get(i).name()).append(": ").append(fields.get(i).type().spelling());
+            if (ranges[i] != null) {
+                sb.append(' ').append(ranges[i]);
+            }
             if (defaults[i] != null) {
                 Object d = defaults[i];
                 sb.append(" = ").append(d instanceof String ? "\"" + d + "\"" : fields.get(i).type().fromRaw((Long) d));

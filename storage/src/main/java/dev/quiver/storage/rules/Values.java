@@ -234,6 +234,11 @@ public final class Values {
         } else {
             throw new ValueException(what + " needs an object value, got " + FieldType.describe(value));
         }
+        for (int f = 0; f < out.length; f++) {
+            if (out[f] instanceof Long && s.range(f) != null) {
+                s.checkRaw(f, (Long) out[f], what); // the declared range (Schema.Range)
+            }
+        }
         return out;
     }
 

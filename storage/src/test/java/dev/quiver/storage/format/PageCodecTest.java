@@ -265,6 +265,29 @@ class PageCodecTest {
     }
 
     @Test
+    void schemaPagesCarryRangesAndRefuseAnInvertedOne() {
+        Schema s = Schema.of("a", FieldType.F64, "b", FieldType.I64, "c", FieldType.STRING)
+                .withRange("a", -1.5, Double.POSITIVE_INFINITY).withRange("b", 0, 100).withDefaults(java.util.Map.of("b", 7));
+        var w = new Bytes.Writer(64);
+        SchemaPage.write(s, w);
+        Schema back = SchemaPage.read(w.toBytes());
+        assertEquals(s, back);
+        assertEquals(new Schema.Range(0, 100), back.range(1));
+        assertEquals(null, back.range(2));
+        var bad = new Bytes.Writer(64);
+        bad.varint(1);
+        bad.vstr("a");
+        bad.u8(FieldType.F64.code());
+        bad.varint(0); // no defaults
+        bad.varint(1);
+        bad.varint(0);
+        bad.i64(Double.doubleToRawLongBits(5));
+        bad.i64(Double.doubleToRawLongBits(1));
+        var e = assertThrows(dev.quiver.error.CorruptionException.class, () -> SchemaPage.read(bad.toBytes()));
+        assertTrue(e.getMessage().contains("min <= max"), e.getMessage());
+    }
+
+    @Test
     void aMetaPageOfAnotherVersionIsRefusedNamingBoth() {
         var w = new Bytes.Writer(16);
         w.i32(2);
