@@ -180,17 +180,13 @@ public final class Values {
         if (m == null) {
             return null;
         }
-        var rcs = type.getRecordComponents();
-        Object[] args = new Object[rcs.length];
-        Class<?>[] types = new Class<?>[rcs.length];
-        for (int i = 0; i < rcs.length; i++) {
-            args[i] = m.get(rcs[i].getName());
-            types[i] = rcs[i].getType();
+        RecordShape shape = RecordShape.of(type);
+        Object[] args = new Object[shape.names.length];
+        for (int i = 0; i < args.length; i++) {
+            args[i] = m.get(shape.names[i]);
         }
         try {
-            var ctor = type.getDeclaredConstructor(types);
-            ctor.setAccessible(true); // records declared package-private by the caller
-            return ctor.newInstance(args);
+            return type.cast(shape.build(args));
         } catch (ReflectiveOperationException | RuntimeException ex) {
             throw new ValueException("cannot build " + type.getName() + " from " + m + ": " + ex);
         }
@@ -209,19 +205,13 @@ public final class Values {
                 out[f] = convert(s.field(f), en.getValue());
             }
         } else if (value instanceof Record) {
-            var rcs = value.getClass().getRecordComponents();
-            for (var rc : rcs) {
-                int f = s.indexOf(rc.getName());
+            RecordShape shape = RecordShape.of(value.getClass());
+            for (int i = 0; i < shape.names.length; i++) {
+                int f = s.indexOf(shape.names[i]);
                 if (f < 0) {
-                    throw new ValueException(what + " has no field '" + rc.getName() + "' (fields: " + s + ")");
+                    throw new ValueException(what + " has no field '" + shape.names[i] + "' (fields: " + s + ")");
                 }
-                try {
-                    var accessor = rc.getAccessor();
-                    accessor.setAccessible(true); // records declared package-private by the caller
-                    out[f] = convert(s.field(f), accessor.invoke(value));
-                } catch (ReflectiveOperationException | SecurityException | IllegalArgumentException ex) {
-                    throw new ValueException("cannot read record component " + rc.getName() + ": " + ex);
-                }
+                out[f] = convert(s.field(f), shape.get(value, i));
             }
         } else if (value instanceof Object[]) {
             Object[] arr = (Object[]) value;
