@@ -4,7 +4,7 @@ import dev.quiver.error.CorruptionException;
 import dev.quiver.storage.WorldFormatException;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 
-/** Codec of the {@code meta} page: format version, next entity index, table id count, free entity indices. */
+/** Codec of the {@code meta} page: format version, next entity index, table id count, alive entity count (format 7), free entity indices. */
 final class MetaPage {
     private MetaPage() {}
 
@@ -12,6 +12,7 @@ final class MetaPage {
         w.i32(WorldFormat.VERSION);
         w.varint(p.entities().nextIndex());
         w.varint(p.tables().size());
+        w.varint(p.entities().aliveCount());
         IntArrayList free = p.entities().freeList();
         w.varint(free.size());
         int prev = 0;
@@ -37,8 +38,9 @@ final class MetaPage {
         }
         int nextIndex = r.varint(Integer.MAX_VALUE);
         int tableCount = r.varint(Integer.MAX_VALUE);
+        int alive = r.varint(Integer.MAX_VALUE);
         int nFree = r.vcount(1);
-        if (nFree > nextIndex) {
+        if (nFree > nextIndex || alive >= Math.max(1, nextIndex) || alive + nFree >= Math.max(1, nextIndex)) {
             throw new CorruptionException("world " + where + ": meta page holds impossible counts");
         }
         var free = new IntArrayList(nFree);
@@ -50,7 +52,10 @@ final class MetaPage {
             }
             free.add((int) f);
         }
-        p.entities().restore(nextIndex, free);
+        if (r.remaining() != 0) {
+            throw new CorruptionException("world " + where + ": meta page holds " + r.remaining() + " bytes past its fields");
+        }
+        p.entities().restore(nextIndex, free, alive);
         return tableCount;
     }
 }

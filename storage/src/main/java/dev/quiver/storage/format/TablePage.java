@@ -126,7 +126,7 @@ final class TablePage {
                     chunked.add(id);
                 }
             } else if (keep) {
-                RowPage.readRows(p.entities(), t, r, rows);
+                RowPage.readRows(t, r, rows);
             } else {
                 RowPage.skipRows(t, r, rows);
             }

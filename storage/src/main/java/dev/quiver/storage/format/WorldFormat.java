@@ -46,7 +46,7 @@ public final class WorldFormat {
      * byte; whole bucket pages are written when a checkpoint seals a generation. A build of
      * format 5 would misread such a WAL, so the version changes with it.
      */
-    public static final int VERSION = 6;
+    public static final int VERSION = 7;
     /**
      * Page families, in map-id order (the id is part of every stored key, so it never changes).
      * {@code components} ({@link #COMPONENTS}) is retired since version 4: no page of it is written
@@ -131,7 +131,7 @@ public final class WorldFormat {
         int[] buckets = c.nameDeltas().keySet().toIntArray();
         Arrays.sort(buckets);
         for (int b : buckets) {
-            byte[] d = NamePage.writeDelta(c.nameDeltas().get(b));
+            byte[] d = NamePage.writeDelta(parts.entities(), c.nameDeltas().get(b));
             if (d != null) {
                 out.add(new PageImage(NAMES, b, d, true));
             }
@@ -224,7 +224,6 @@ public final class WorldFormat {
         }
         int tableCount = MetaPage.read(parts, meta, where);
         src.forEach(SCHEMAS, (k, b) -> parts.schemas().put((int) k, SchemaPage.read(b)));
-        src.forEach(ENTITIES, (k, b) -> EntityPage.read(parts.entities(), k, b));
         parts.tables().reserve(tableCount);
         src.forEach(TABLES, (k, b) -> TablePage.read(parts, b, chunkedOnDisk));
         parts.tables().restoreFreeIds(tableCount);
@@ -242,13 +241,15 @@ public final class WorldFormat {
             if ((int) (k & 0xFFFFF) != t.count() >>> RowPage.CHUNK_SHIFT) {
                 throw new CorruptionException("table " + tid + " misses rows chunk " + (t.count() >>> RowPage.CHUNK_SHIFT));
             }
-            RowPage.read(parts.entities(), t, chunks.get(k));
+            RowPage.read(t, chunks.get(k));
         }
         parts.tables().fileAll();
         lazySource = src;
+        parts.entities().lazy(b -> readPage(src, ENTITIES, b,
+                page -> EntityPage.read(parts.entities(), parts.tables(), b, page)), this::readEverything);
         parts.reverse().lazy(ReversePage.SHIFT, b -> readPage(src, REVERSE, b,
                 page -> ReversePage.read(parts.reverse(), b, page)), this::readEverything);
-        parts.names().lazy(b -> readPage(src, NAMES, b, page -> NamePage.read(parts.entities(), parts.names(), b, page)),
+        parts.names().lazy(b -> readPage(src, NAMES, b, page -> NamePage.read(parts.names(), b, page)),
                 this::readEverything);
     }
 
@@ -271,13 +272,14 @@ public final class WorldFormat {
     }
 
     /**
-     * Reads every page the lazy structures have not read yet (reverse-index blocks, name buckets), so that
+     * Reads every page the lazy structures have not read yet (entity blocks, reverse-index blocks, name buckets), so that
      * the whole state is in memory: for the checker and for streaming every page. Costs what an
      * eager open cost; a no-op once done (and for a world never read from pages).
      */
     public void readEverything() {
+        parts.entities().readAll();
         readRest(REVERSE, parts.reverse().blocks(), (k, b) -> ReversePage.read(parts.reverse(), k, b));
-        readRest(NAMES, parts.names().blocks(), (k, b) -> NamePage.read(parts.entities(), parts.names(), k, b));
+        readRest(NAMES, parts.names().blocks(), (k, b) -> NamePage.read(parts.names(), k, b));
     }
 
     /** Reads the pages of {@code map} that {@code blocks} does not hold yet, then ends its laziness. */
@@ -322,12 +324,31 @@ public final class WorldFormat {
      * A reader's bound on the pages the lazy structures keep decoded: by default
      * {@value #READER_REVERSE_BLOCKS} reverse blocks (of 64 targets) and
      * {@value #READER_NAME_BUCKETS} of the {@value EntityNames#BUCKETS} name buckets, the pages
-     * read longest ago forgotten first. Only for a world nobody changes through these structures.
+     * read longest ago forgotten first, and {@value #READER_ENTITY_BLOCKS} entity blocks. Only for a world nobody changes through these structures.
      */
     public void boundCaches(int reverseBlocks, int nameBuckets) {
+        boundCaches(reverseBlocks, nameBuckets, READER_ENTITY_BLOCKS);
+    }
+
+    /** As {@link #boundCaches(int, int)}, keeping at most {@code entityBlocks} entity blocks (of 1024 entities) decoded. */
+    public void boundCaches(int reverseBlocks, int nameBuckets, int entityBlocks) {
         parts.reverse().budget(reverseBlocks);
         parts.names().budget(nameBuckets);
+        parts.entities().budget(entityBlocks);
     }
+
+    /** Entity blocks in memory (read or marked), since the world was read. */
+    public int entityBlocksInMemory() {
+        return parts.entities().blocks().loadedCount();
+    }
+
+    /** Entity pages decoded since the world was read (a page forgotten and read again counts again). */
+    public long entityBlocksRead() {
+        return parts.entities().blocks().reads();
+    }
+
+    /** Entity blocks (of 1024 entities) a reader keeps decoded ({@link #boundCaches}). */
+    public static final int READER_ENTITY_BLOCKS = 256;
 
     /** Reverse blocks a reader keeps decoded ({@link #boundCaches}). */
     public static final int READER_REVERSE_BLOCKS = 8192;

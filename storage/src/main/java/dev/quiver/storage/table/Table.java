@@ -57,6 +57,14 @@ public final class Table {
         return type;
     }
 
+    /**
+     * True when the table's rows are in memory (always, today: a world's rows are read at open;
+     * the entity page codec checks an entity's row against its table only when this holds).
+     */
+    public boolean rowsInMemory() {
+        return true;
+    }
+
     /** Number of rows. */
     public int count() {
         return count;
