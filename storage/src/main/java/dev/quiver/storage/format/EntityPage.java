@@ -68,10 +68,11 @@ final class EntityPage {
 
     /**
      * Reads block {@code key} into {@code ei} (whose entries of the block are never used). An alive
-     * entity's table must exist; when that table's rows are in memory, the row must hold the entity
-     * (the full agreement of entities and rows is the checker's).
+     * entity's table must exist; with {@code checkRows} (a reader, whose tables are the committed
+     * ones: a writer's may have changed since), when that table's rows are in memory, the row must
+     * hold the entity. The full agreement of entities and rows is the checker's.
      */
-    static void read(EntityIndex ei, TableSet tables, long key, byte[] b) {
+    static void read(EntityIndex ei, TableSet tables, long key, byte[] b, boolean checkRows) {
         if (key < 0 || key > (ei.nextIndex() >>> SHIFT)) {
             throw new CorruptionException("entity page " + key + " lies beyond entity index " + ei.nextIndex());
         }
@@ -107,7 +108,7 @@ final class EntityPage {
                 row += 1 + r.zigzag();
                 Table tb = table >= 0 && table < tables.size() ? tables.get((int) table) : null;
                 if (tb == null || row < 0 || row > Integer.MAX_VALUE
-                        || (tb.rowsInMemory() && (row >= tb.count() || tb.entity((int) row) != Ids.entity(idx, (int) gen)))) {
+                        || (checkRows && tb.rowsInMemory() && (row >= tb.count() || tb.entity((int) row) != Ids.entity(idx, (int) gen)))) {
                     throw new CorruptionException("entity page " + key + " places entity #" + idx + " at table " + table
                             + " row " + row + ", which does not hold it");
                 }

@@ -32,10 +32,12 @@ import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 final class Rollback {
     private final WorldParts p;
     private final PageSource src;
+    private final WorldFormat format;
 
-    Rollback(WorldParts parts, PageSource src) {
+    Rollback(WorldParts parts, PageSource src, WorldFormat format) {
         this.p = parts;
         this.src = src;
+        this.format = format;
     }
 
     /** Reads back every unit {@code c} names; {@code c} is cleared at the end. */
@@ -99,24 +101,14 @@ final class Rollback {
         var chunkedNow = new IntOpenHashSet();
         for (int g : groups) {
             byte[] page = src.get(WorldFormat.TABLES, g);
-            if (page != null) {
-                TablePage.read(p, page, chunkedNow, touched::contains, old::get);
-            }
-        }
-        for (int id : chunkedNow) {
-            Table t = tables.get(id);
-            for (int ch = 0; ; ch++) {
-                byte[] rows = src.get(WorldFormat.ROWS, RowPage.key(id, ch));
-                if (rows == null) {
-                    break;
-                }
-                RowPage.read(t, rows);
+            if (page != null) { // a table in row pages reads them when next touched
+                TablePage.read(p, page, chunkedNow, (t, count) -> format.lazyRows(src, t, count), touched::contains, old::get);
             }
         }
         tables.restoreFreeIds(tableCount);
         // entity pages once the tables are back (a page's rows are checked against them)
         for (var en : entityPages.int2ObjectEntrySet()) {
-            EntityPage.read(ei, tables, en.getIntKey(), en.getValue());
+            EntityPage.read(ei, tables, en.getIntKey(), en.getValue(), false);
         }
         // 6. the component-index entries of the touched tables as they are now
         for (int id : tableIds) {
