@@ -8,6 +8,7 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 
 import java.util.Arrays;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 
 /**
  * The entity index (Flecs v4 entity index): for each entity index, its state, generation, name,
@@ -48,6 +49,8 @@ public final class EntityIndex {
     private String[] names = new String[0];
     private int nextIndex;
     private IntArrayList free = new IntArrayList();
+    /** Decodes the committed free list when first needed ({@link #restore}); null once decoded. */
+    private Supplier<IntArrayList> freeReader;
     private int alive;
     /** Which blocks are read; its loader is {@link #readBlock}. */
     private final LazyBlocks blocks = new LazyBlocks("EntityIndex", this::forgetBlock);
@@ -67,6 +70,7 @@ public final class EntityIndex {
         names = new String[0];
         nextIndex = 0;
         free = new IntArrayList();
+        freeReader = null;
         alive = 0;
         blocks.clear();
         pageReader = null;
@@ -195,6 +199,15 @@ public final class EntityIndex {
 
     /** The dead indices waiting for reuse, most recent last. Do not modify. */
     public IntArrayList freeList() {
+        return free();
+    }
+
+    private IntArrayList free() {
+        if (freeReader != null) {
+            IntArrayList f = freeReader.get();
+            freeReader = null;
+            free = f;
+        }
         return free;
     }
 
@@ -210,6 +223,7 @@ public final class EntityIndex {
      * @throws IdException when the index space is exhausted
      */
     public int allocate() {
+        IntArrayList free = free();
         if (!free.isEmpty()) {
             int i = free.popInt();
             touch(i);
@@ -248,7 +262,7 @@ public final class EntityIndex {
         names[i] = null;
         tableOf[i] = 0;
         rowOf[i] = -1;
-        free.add(i);
+        free().add(i);
     }
 
     /** Number of alive entities at index {@code from} and above (reads the blocks below {@code from}, not the others). */
@@ -265,10 +279,14 @@ public final class EntityIndex {
 
     // ------------------------------------------------------------------ loading
 
-    /** Sets the index range, free list and alive count read from a committed state. */
-    public void restore(int nextIndex, IntArrayList free, int alive) {
+    /**
+     * Sets the index range, free list and alive count read from a committed state; the free list
+     * is decoded by {@code free} when first needed (a reader never allocates).
+     */
+    public void restore(int nextIndex, Supplier<IntArrayList> free, int alive) {
         this.nextIndex = nextIndex;
-        this.free = free;
+        this.free = null;
+        this.freeReader = free;
         this.alive = alive;
         ensureCapacity(nextIndex);
     }
@@ -319,6 +337,7 @@ public final class EntityIndex {
      * laziness; a no-op when not lazy.
      */
     public void readAll() {
+        free(); // decoded (and so checked) too
         if (!blocks.isLazy()) {
             return;
         }

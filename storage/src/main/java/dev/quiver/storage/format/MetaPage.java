@@ -23,11 +23,13 @@ final class MetaPage {
     }
 
     /**
-     * Reads the page into the entity index; returns the table id count.
+     * Reads the page into the entity index; returns the table id count. The free list is decoded
+     * when the entity index first needs it (a writer allocating or deleting; a reader never): its
+     * length is proportional to the deletes a world has seen.
      *
      * @throws WorldFormatException when the page is of another format version (every version
      *                              starts the meta page with the version, an i32, uncompressed)
-     * @throws CorruptionException when the page is damaged
+     * @throws CorruptionException when the page is damaged (a damaged free list when it is decoded)
      */
     static int read(WorldParts p, byte[] b, String where) {
         Bytes.Reader r = new Bytes.Reader(b);
@@ -43,6 +45,18 @@ final class MetaPage {
         if (nFree > nextIndex || alive >= Math.max(1, nextIndex) || alive + nFree >= Math.max(1, nextIndex)) {
             throw new CorruptionException("world " + where + ": meta page holds impossible counts");
         }
+        p.entities().restore(nextIndex, () -> freeList(b, where, nextIndex), alive);
+        return tableCount;
+    }
+
+    /** The free list of meta page {@code b} (read again from its start). */
+    private static IntArrayList freeList(byte[] b, String where, int nextIndex) {
+        Bytes.Reader r = new Bytes.Reader(b);
+        r.i32();
+        r.varint();
+        r.varint();
+        r.varint();
+        int nFree = r.vcount(1);
         var free = new IntArrayList(nFree);
         long f = 0;
         for (int i = 0; i < nFree; i++) {
@@ -55,7 +69,6 @@ final class MetaPage {
         if (r.remaining() != 0) {
             throw new CorruptionException("world " + where + ": meta page holds " + r.remaining() + " bytes past its fields");
         }
-        p.entities().restore(nextIndex, free, alive);
-        return tableCount;
+        return free;
     }
 }
