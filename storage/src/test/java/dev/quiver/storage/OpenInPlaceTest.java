@@ -221,6 +221,37 @@ class OpenInPlaceTest {
         }
     }
 
+    @Test
+    void aRenameWithinOneNameBucketIsReadBackWithItsNewHash() {
+        // two root names of one bucket: the entry (index, parent) stays, its hash changes
+        String from = "x0", to = null;
+        int bucket = dev.quiver.storage.entity.EntityNames.bucket(0, from);
+        for (int i = 0; to == null; i++) {
+            if (dev.quiver.storage.entity.EntityNames.bucket(0, "y" + i) == bucket) {
+                to = "y" + i;
+            }
+        }
+        String renamed = to;
+        Path dir = tmp.resolve("rename");
+        try (World w = World.create(dir)) {
+            w.transaction(x -> {
+                x.entity(from);
+                x.entity("other");
+            });
+            w.transaction(x -> x.rename(x.lookup(from), renamed));
+            try (World r = World.openReadOnly(dir)) { // the rename is a name delta in the WAL
+                assertEquals(0, r.lookup(from));
+                assertNotEquals(0, r.lookup(renamed));
+                assertEquals(List.of(), r.check());
+            }
+        }
+        try (World r = World.openReadOnly(dir)) { // sealed into the bucket's page by the close
+            assertEquals(0, r.lookup(from));
+            assertNotEquals(0, r.lookup(renamed));
+            assertEquals(List.of(), r.check());
+        }
+    }
+
     /** A world in {@code dir} holding the pages of {@code from}, one of them replaced by {@code blob}. */
     private static void copyWithPage(Path from, Path dir, String map, long key, byte[] blob) {
         var pages = new ArrayList<WorldPages.Page>();
