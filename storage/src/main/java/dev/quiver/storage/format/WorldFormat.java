@@ -8,7 +8,6 @@ import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.TableSet;
 import dev.quiver.storage.tx.Changes;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
-import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 
