@@ -12,8 +12,8 @@ import java.util.function.IntFunction;
  * index with the key's hash. The key's name is not stored but read from the entity (the
  * {@code names} lookup given to the constructor) only when hash and parent already match, so a
  * probe rarely touches a string; the index costs 16 bytes per slot and no objects. The world
- * persists it in pages by entity index range (storage format, name pages), so that adding entities
- * rewrites only the pages of the new entities. Not thread-safe.
+ * persists it in pages by hash bucket (storage format, name pages), each entry with its hash, so
+ * that reading a page reads no name ({@link #restore}). Not thread-safe.
  */
 public final class NameIndex {
     private final IntFunction<String> names;
@@ -91,6 +91,25 @@ public final class NameIndex {
             size++;
         }
         return old;
+    }
+
+    /**
+     * Files an entry read from a stored page, whose key's hash ({@link #hash}) is given: no name is
+     * read. The caller guarantees that the key is not filed yet (a page holds each key once).
+     */
+    public void restore(int parent, int hash, long entity) {
+        if ((size + 1) * 4L > slots.length) {
+            resize(slots.length * 2);
+        }
+        long[] s = slots;
+        int mask = (s.length >>> 1) - 1;
+        int i = hash & mask;
+        while (s[2 * i] != 0) {
+            i = (i + 1) & mask;
+        }
+        s[2 * i] = entity;
+        s[2 * i + 1] = meta(parent, hash);
+        size++;
     }
 
     /**

@@ -9,8 +9,10 @@ package dev.quiver.snapshots;
  * builtins), version 5 world-format-5 pages (the DontFragment and Union builtins, sparse markers
  * {@code (R, *)} in table types with the sparse pairs in the reverse pages; name pages by hash bucket),
  * version 6 world-format-6 pages (the same page bodies; format 6 changed the world's WAL, which
- * snapshots do not hold, and its meta page says 6), version 7 world-format-7 pages (schema pages
- * with field ranges). A snapshot of another version is refused by name; restore it with the build that
+ * snapshots do not hold, and its meta page says 6), version 7 world-format-7 pages (entity pages
+ * with each alive entity's table and row, the meta page with the alive count, name pages with each
+ * entry's generation and hash, schema pages with field ranges). A snapshot of another version is
+ * refused by name; restore it with the build that
  * wrote it, or load its export.
  *
  * <pre>

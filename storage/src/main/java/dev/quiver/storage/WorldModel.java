@@ -34,7 +34,7 @@ import dev.quiver.storage.tx.Changes;
  */
 final class WorldModel {
     final Changes changes = new Changes();
-    final EntityIndex entities = new EntityIndex();
+    final EntityIndex entities = new EntityIndex(changes);
     final EntityNames names = new EntityNames(entities, changes);
     final ReverseIndex reverse = new ReverseIndex();
     final Schemas schemas;

@@ -21,7 +21,8 @@ import java.util.List;
 
 /**
  * The invariant checker behind {@code World.check()} and {@code quiver check} (DESIGN.md contract
- * 3): every alive entity sits in exactly one table row and back; no type names a dead entity; the
+ * 3): every alive entity sits in exactly one table row and back (the entity pages' table and row
+ * against the rows: since page format 7 an open no longer reads rows to place entities); no type names a dead entity; the
  * component index, reverse index and name index equal what the tables derive; and the persisted
  * pages equal the in-memory state, page for page. Reports at most {@link #MAX} violations.
  */
@@ -88,10 +89,17 @@ public final class Checker {
                 }
             }
         });
+        int alive = 0;
         for (int i = 1; i < ei.nextIndex(); i++) {
-            if (ei.state(i) == EntityIndex.ALIVE && !seen.contains(i)) {
-                v.add("alive entity #" + i + " is in no table");
+            if (ei.state(i) == EntityIndex.ALIVE) {
+                alive++;
+                if (!seen.contains(i)) {
+                    v.add("alive entity #" + i + " is in no table");
+                }
             }
+        }
+        if (alive != ei.aliveCount()) {
+            v.add("the entity index counts " + ei.aliveCount() + " alive entities, its entries hold " + alive);
         }
     }
 

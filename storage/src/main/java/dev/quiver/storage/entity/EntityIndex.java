@@ -1,10 +1,14 @@
 package dev.quiver.storage.entity;
 
 import dev.quiver.index.Ids;
+import dev.quiver.index.LazyBlocks;
 import dev.quiver.storage.IdException;
+import dev.quiver.storage.tx.Changes;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 
 import java.util.Arrays;
+import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 
 /**
  * The entity index (Flecs v4 entity index): for each entity index, its state, generation, name,
@@ -16,12 +20,28 @@ import java.util.Arrays;
  * stale id (an older generation) never names the entity that reuses its index.
  *
  * <p>Accessors come in three strengths: {@link #get} (an alive id, or an exception),
- * {@link #tryGet} (an alive id, or -1) and {@link #getAny} (the live id of an index, or 0). Not
- * thread-safe.
+ * {@link #tryGet} (an alive id, or -1) and {@link #getAny} (the live id of an index, or 0).
+ *
+ * <p><b>Blocks read when touched</b> (open in place, issue 8 section 2). After {@link #lazy}, the
+ * entries are read in blocks of {@value #BLOCK} indices (one {@code entities} page each) the first
+ * time an accessor touches an index of the block: until then the block's states hold the sentinel
+ * {@link #UNREAD}, so that every accessor pays one well-predicted branch on the state byte. A
+ * reader may bound the blocks kept decoded ({@link #budget}, first read first forgotten); a writer
+ * reads lazily but never forgets (it may change any block). The range ({@link #nextIndex}), the
+ * free list and the number of alive entities come from the meta page, so opening reads no block.
+ * Every change of an entry's table or row is told to {@link Changes} (its entity page carries them).
+ * Not thread-safe.
  */
 public final class EntityIndex {
     public static final byte FREE_NEVER = 0, ALIVE = 1, DEAD = 2;
+    /** In memory only: the entry's block is not read yet (never stored, never returned by {@link #state}). */
+    private static final byte UNREAD = 3;
+    /** Bits of an index that choose its block. */
+    public static final int BLOCK_SHIFT = Changes.ENTITY_BLOCK_SHIFT;
+    /** Indices per block (one {@code entities} page). */
+    public static final int BLOCK = 1 << BLOCK_SHIFT;
 
+    private final Changes changes;
     private int[] gens = new int[0];
     private byte[] state = new byte[0];
     private int[] tableOf = new int[0];
@@ -29,8 +49,19 @@ public final class EntityIndex {
     private String[] names = new String[0];
     private int nextIndex;
     private IntArrayList free = new IntArrayList();
+    /** Decodes the committed free list when first needed ({@link #restore}); null once decoded. */
+    private Supplier<IntArrayList> freeReader;
+    private int alive;
+    /** Which blocks are read; its loader is {@link #readBlock}. */
+    private final LazyBlocks blocks = new LazyBlocks("EntityIndex", this::forgetBlock);
+    private IntConsumer pageReader;
 
-    /** Forgets every entity (before a reload). */
+    /** @param changes told of every table or row change (null: an index nobody commits, e.g. in codec tests) */
+    public EntityIndex(Changes changes) {
+        this.changes = changes;
+    }
+
+    /** Forgets every entity (before a reload); the index is no longer lazy. */
     public void clear() {
         gens = new int[0];
         state = new byte[0];
@@ -39,6 +70,17 @@ public final class EntityIndex {
         names = new String[0];
         nextIndex = 0;
         free = new IntArrayList();
+        freeReader = null;
+        alive = 0;
+        blocks.clear();
+        pageReader = null;
+    }
+
+    /** Reads the block of index {@code i} unless it is in memory: the one branch the accessors pay. */
+    private void touch(int i) {
+        if (state[i] == UNREAD) {
+            blocks.touch(i >>> BLOCK_SHIFT);
+        }
     }
 
     /** True when {@code e} names an alive entity of the current generation (never a pair). */
@@ -47,12 +89,20 @@ public final class EntityIndex {
             return false;
         }
         int i = Ids.index(e);
-        return i > 0 && i < nextIndex && state[i] == ALIVE && gens[i] == Ids.generation(e);
+        if (i <= 0 || i >= nextIndex) {
+            return false;
+        }
+        touch(i);
+        return state[i] == ALIVE && gens[i] == Ids.generation(e);
     }
 
     /** True when index {@code i} holds an alive entity. */
     public boolean isAliveIndex(int i) {
-        return i > 0 && i < nextIndex && state[i] == ALIVE;
+        if (i <= 0 || i >= nextIndex) {
+            return false;
+        }
+        touch(i);
+        return state[i] == ALIVE;
     }
 
     /** The index of an alive entity, or -1 when {@code e} is not alive (or stale). */
@@ -75,14 +125,16 @@ public final class EntityIndex {
 
     /** The live id of an index (as found in a pair), or 0 when that index is not alive. */
     public long getAny(int index) {
-        if (index <= 0 || index >= nextIndex || state[index] != ALIVE) {
+        if (index <= 0 || index >= nextIndex) {
             return 0;
         }
-        return Ids.entity(index, gens[index]);
+        touch(index);
+        return state[index] != ALIVE ? 0 : Ids.entity(index, gens[index]);
     }
 
     /** The id of index {@code i} at its current generation (alive or not). */
     public long idOf(int i) {
+        touch(i);
         return Ids.entity(i, gens[i]);
     }
 
@@ -92,45 +144,76 @@ public final class EntityIndex {
     }
 
     public byte state(int i) {
+        touch(i);
         return state[i];
     }
 
     public int generation(int i) {
+        touch(i);
         return gens[i];
     }
 
     /** The entity's own name, or null for an anonymous entity. */
     public String name(int i) {
+        touch(i);
         return names[i];
     }
 
     public void setName(int i, String name) {
+        touch(i);
         names[i] = name;
     }
 
     /** The id of the table holding entity index {@code i}. */
     public int table(int i) {
+        touch(i);
         return tableOf[i];
     }
 
     /** The entity's row in its table. */
     public int row(int i) {
+        touch(i);
         return rowOf[i];
     }
 
+    /** Moves entity index {@code i} to row {@code row} of its table (its entity page changes). */
     public void setRow(int i, int row) {
+        touch(i);
         rowOf[i] = row;
+        changed(i);
     }
 
-    /** Records where entity index {@code i} lives. */
+    /** Records where entity index {@code i} lives (its entity page changes). */
     public void place(int i, int table, int row) {
+        touch(i);
         tableOf[i] = table;
         rowOf[i] = row;
+        changed(i);
+    }
+
+    private void changed(int i) {
+        if (changes != null) {
+            changes.entity(i);
+        }
     }
 
     /** The dead indices waiting for reuse, most recent last. Do not modify. */
     public IntArrayList freeList() {
+        return free();
+    }
+
+    private IntArrayList free() {
+        if (freeReader != null) {
+            IntArrayList f = freeReader.get();
+            freeReader = null;
+            free = f;
+        }
         return free;
+    }
+
+    /** The number of alive entities (builtins included), kept without reading any block. */
+    public int aliveCount() {
+        return alive;
     }
 
     /**
@@ -140,12 +223,18 @@ public final class EntityIndex {
      * @throws IdException when the index space is exhausted
      */
     public int allocate() {
+        IntArrayList free = free();
         if (!free.isEmpty()) {
-            return free.popInt();
+            int i = free.popInt();
+            touch(i);
+            return i;
         }
         if (nextIndex == Integer.MAX_VALUE) {
             throw new IdException("entity index space exhausted");
         }
+        // the block of the new index is read before the index joins the range: reading it later
+        // would reset the new entry to the page's
+        blocks.touch(nextIndex >>> BLOCK_SHIFT);
         int idx = nextIndex++;
         ensureCapacity(nextIndex);
         return idx;
@@ -153,6 +242,10 @@ public final class EntityIndex {
 
     /** Marks index {@code i} alive with a name (null: anonymous) and returns its id. */
     public long revive(int i, String name) {
+        touch(i);
+        if (state[i] != ALIVE) {
+            alive++;
+        }
         state[i] = ALIVE;
         names[i] = name;
         return Ids.entity(i, gens[i]);
@@ -160,39 +253,123 @@ public final class EntityIndex {
 
     /** Marks index {@code i} dead, bumps its generation and puts it on the free list. */
     public void kill(int i) {
+        touch(i);
+        if (state[i] == ALIVE) {
+            alive--;
+        }
         state[i] = DEAD;
         gens[i] = (gens[i] + 1) & Ids.MAX_GENERATION;
         names[i] = null;
         tableOf[i] = 0;
         rowOf[i] = -1;
-        free.add(i);
+        free().add(i);
     }
 
-    /** Number of alive entities at index {@code from} and above. */
+    /** Number of alive entities at index {@code from} and above (reads the blocks below {@code from}, not the others). */
     public int countAlive(int from) {
-        int n = 0;
-        for (int i = from; i < nextIndex; i++) {
+        int below = 0;
+        for (int i = 1; i < Math.min(from, nextIndex); i++) {
+            touch(i);
             if (state[i] == ALIVE) {
-                n++;
+                below++;
             }
         }
-        return n;
+        return alive - below;
     }
 
     // ------------------------------------------------------------------ loading
 
-    /** Sets the index range and free list read from a committed state. */
-    public void restore(int nextIndex, IntArrayList free) {
+    /**
+     * Sets the index range, free list and alive count read from a committed state; the free list
+     * is decoded by {@code free} when first needed (a reader never allocates).
+     */
+    public void restore(int nextIndex, Supplier<IntArrayList> free, int alive) {
         this.nextIndex = nextIndex;
-        this.free = free;
+        this.free = null;
+        this.freeReader = free;
+        this.alive = alive;
         ensureCapacity(nextIndex);
     }
 
-    /** Sets one index's persisted state (loading); its table and row come later. */
-    public void restoreEntry(int i, byte st, int generation, String name) {
+    /** Sets one index's persisted state (loading a block). */
+    public void restoreEntry(int i, byte st, int generation, String name, int table, int row) {
         state[i] = st;
         gens[i] = generation;
         names[i] = name;
+        tableOf[i] = table;
+        rowOf[i] = row;
+    }
+
+    /**
+     * Makes the index lazy (after {@link #restore}): every entry below {@link #nextIndex} is unread;
+     * the first touch of block b calls {@code reader.accept(b)}, which {@link #restoreEntry}s the
+     * entries of its page (the block is reset to never used first: entries the page lacks are).
+     * {@code readAll} reads every block not read yet and ends laziness ({@link #readAll}).
+     */
+    public void lazy(IntConsumer reader, Runnable readAll) {
+        pageReader = reader;
+        Arrays.fill(state, 0, nextIndex, UNREAD);
+        blocks.lazy(this::readBlock, readAll);
+    }
+
+    private void readBlock(int b) {
+        resetBlock(b);
+        pageReader.accept(b);
+    }
+
+    private void resetBlock(int b) {
+        int from = b << BLOCK_SHIFT, to = Math.min(nextIndex, from + BLOCK);
+        for (int i = from; i < to; i++) {
+            restoreEntry(i, FREE_NEVER, 0, null, 0, 0);
+        }
+    }
+
+    private void forgetBlock(int b) {
+        int from = b << BLOCK_SHIFT, to = Math.min(nextIndex, from + BLOCK);
+        for (int i = from; i < to; i++) {
+            state[i] = UNREAD;
+            names[i] = null;
+        }
+    }
+
+    /**
+     * Reads every block not read yet (for the checker and for streaming every page) and ends
+     * laziness; a no-op when not lazy.
+     */
+    public void readAll() {
+        free(); // decoded (and so checked) too
+        if (!blocks.isLazy()) {
+            return;
+        }
+        for (int b = 0; b <= (nextIndex - 1) >>> BLOCK_SHIFT && nextIndex > 0; b++) {
+            if (!blocks.isLoaded(b)) {
+                blocks.markLoaded(b);
+                readBlock(b);
+            }
+        }
+        blocks.eager();
+    }
+
+    /**
+     * Rolls block {@code b} back to its committed page: forgotten, read on its next touch, when
+     * lazy (returns true); otherwise reset to never used for the caller to read again (false).
+     */
+    public boolean unloadBlock(int b) {
+        if (blocks.unload(b)) {
+            return true;
+        }
+        resetBlock(b);
+        return false;
+    }
+
+    /** The block bookkeeping (for tests and statistics: blocks in memory, blocks read). */
+    public LazyBlocks blocks() {
+        return blocks;
+    }
+
+    /** Keeps at most {@code maxBlocks} blocks decoded (at least 1). Only for an index nobody changes (a reader's). */
+    public void budget(int maxBlocks) {
+        blocks.budget(maxBlocks);
     }
 
     /**
@@ -201,11 +378,7 @@ public final class EntityIndex {
      */
     public void resetRange(int from, int to) {
         for (int i = from; i < Math.min(to, gens.length); i++) {
-            state[i] = FREE_NEVER;
-            gens[i] = 0;
-            names[i] = null;
-            tableOf[i] = 0;
-            rowOf[i] = 0;
+            restoreEntry(i, FREE_NEVER, 0, null, 0, 0);
         }
     }
 

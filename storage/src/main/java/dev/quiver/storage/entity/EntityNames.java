@@ -17,7 +17,8 @@ import java.util.function.IntConsumer;
  * hash ({@link NameIndex#hash}, stable across processes), one small {@link NameIndex} each; a
  * stored world keeps one name page per bucket. After {@link #lazy}, a bucket is read (its loader
  * calls {@link #restore}) the first time a lookup or change touches it, so opening a world reads
- * no name and a lookup by path reads one page per step. The entries of a bucket take their names
+ * no name and a lookup by path reads one page per step (and the entity block of the one entry
+ * whose hash matches, to compare its name). The entries of a bucket take their names
  * from the entity index; whoever changes an entity's name or kills it first removes its entry (which
  * reads its bucket while the name is still the committed one). A reader may bound the buckets kept
  * ({@link #budget}): past it, the bucket read longest ago is forgotten (first in, first out).
@@ -149,15 +150,19 @@ public final class EntityNames {
         put(newParent, name, e);
     }
 
-    /** Files an entry read from a committed state (no change recorded; its bucket is not read). */
-    public void restore(int parentIndex, String name, long e) {
-        int b = bucket(parentIndex, name);
+    /**
+     * Files an entry read from a committed state, given its key's hash ({@link NameIndex#hash}):
+     * no change recorded, its bucket is not read, and no name is read (a lookup compares the name
+     * of the candidate whose hash matches).
+     */
+    public void restore(int parentIndex, int hash, long e) {
+        int b = hash >>> (32 - BUCKET_BITS);
         NameIndex ix = buckets[b];
         if (ix == null) {
             ix = new NameIndex(entities::name, 8);
             buckets[b] = ix;
         }
-        ix.put(parentIndex, name, e);
+        ix.restore(parentIndex, hash, e);
     }
 
     /** Number of names (a lazy index reads every bucket first). */

@@ -1,13 +1,20 @@
 package dev.quiver.storage.format;
 
 import dev.quiver.error.CorruptionException;
+import dev.quiver.index.Ids;
 import dev.quiver.storage.entity.EntityIndex;
+import dev.quiver.storage.table.Table;
+import dev.quiver.storage.table.TableSet;
 import dev.quiver.storage.tx.Changes;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
-/** Codec of an {@code entities} page: state, generation and name of a block of 1024 entity indices. */
+/**
+ * Codec of an {@code entities} page: state, generation, table, row and name of a block of 1024
+ * entity indices. Since format 7 the page gives each alive entity's table and row, so that the
+ * entity index is read block by block, without the row pages.
+ */
 final class EntityPage {
     static final int SHIFT = Changes.ENTITY_BLOCK_SHIFT;
     static final int SIZE = 1 << SHIFT;
@@ -17,8 +24,10 @@ final class EntityPage {
     /**
      * Writes block {@code key}; false when the block is beyond the used indices (page removed).
      * Layout: varint n, then per index varint {@code generation << 2 | state}, and for an alive
-     * entity its name ("" for anonymous) front-coded against the previous named entity's name in
-     * the page: varint bytes shared with it, varint suffix length, suffix bytes (UTF-8).
+     * entity: zz of its table id minus the previous alive entity's of the page (the first from 0),
+     * zz of its row minus the previous alive entity's row minus 1 (the first from -1), and its name
+     * ("" for anonymous) front-coded against the previous named entity's name in the page: varint
+     * bytes shared with it, varint suffix length, suffix bytes (UTF-8).
      */
     static boolean write(EntityIndex ei, long key, Bytes.Writer w) {
         int base = (int) key << SHIFT;
@@ -28,12 +37,18 @@ final class EntityPage {
         }
         w.varint(n);
         byte[] prev = new byte[0];
+        long prevTable = 0, prevRow = -1;
         for (int i = 0; i < n; i++) {
             int idx = base + i;
             byte st = ei.state(idx);
             long gen = st == EntityIndex.FREE_NEVER ? 0 : ei.generation(idx) & 0xFFFF_FFFFL;
             w.varint(gen << 2 | st);
             if (st == EntityIndex.ALIVE) {
+                long table = ei.table(idx), row = ei.row(idx);
+                w.zigzag(table - prevTable);
+                w.zigzag(row - prevRow - 1);
+                prevTable = table;
+                prevRow = row;
                 String name = ei.name(idx);
                 byte[] b = name == null ? new byte[0] : name.getBytes(StandardCharsets.UTF_8);
                 int shared = 0, max = Math.min(b.length, prev.length);
@@ -51,7 +66,13 @@ final class EntityPage {
         return true;
     }
 
-    static void read(EntityIndex ei, long key, byte[] b) {
+    /**
+     * Reads block {@code key} into {@code ei} (whose entries of the block are never used). An alive
+     * entity's table must exist; with {@code checkRows} (a reader, whose tables are the committed
+     * ones: a writer's may have changed since), when that table's rows are in memory, the row must
+     * hold the entity. The full agreement of entities and rows is the checker's.
+     */
+    static void read(EntityIndex ei, TableSet tables, long key, byte[] b, boolean checkRows) {
         if (key < 0 || key > (ei.nextIndex() >>> SHIFT)) {
             throw new CorruptionException("entity page " + key + " lies beyond entity index " + ei.nextIndex());
         }
@@ -59,6 +80,7 @@ final class EntityPage {
         int base = (int) key << SHIFT;
         int n = r.varint(SIZE);
         byte[] prev = new byte[0];
+        long table = 0, row = -1;
         for (int i = 0; i < n; i++) {
             int idx = base + i;
             long code = r.varint();
@@ -73,14 +95,25 @@ final class EntityPage {
             if (st != EntityIndex.ALIVE && st != EntityIndex.DEAD) {
                 throw new CorruptionException("entity page " + key + " holds state " + st);
             }
-            if (gen > Integer.MAX_VALUE) {
+            if (gen > Ids.MAX_GENERATION) {
                 throw new CorruptionException("entity page " + key + " gives index " + idx + " generation " + gen);
             }
             if (idx >= ei.nextIndex()) {
-                throw new CorruptionException("entity page holds index " + idx + " beyond " + ei.nextIndex());
+                throw new CorruptionException("entity page " + key + " holds index " + idx + " beyond " + ei.nextIndex());
             }
             String name = null;
+            int t = 0, rw = -1;
             if (st == EntityIndex.ALIVE) {
+                table += r.zigzag();
+                row += 1 + r.zigzag();
+                Table tb = table >= 0 && table < tables.size() ? tables.get((int) table) : null;
+                if (tb == null || row < 0 || row > Integer.MAX_VALUE
+                        || (checkRows && tb.rowsInMemory() && (row >= tb.count() || tb.entity((int) row) != Ids.entity(idx, (int) gen)))) {
+                    throw new CorruptionException("entity page " + key + " places entity #" + idx + " at table " + table
+                            + " row " + row + ", which does not hold it");
+                }
+                t = (int) table;
+                rw = (int) row;
                 int shared = r.varint(prev.length);
                 int suffix = r.vcount(1);
                 byte[] nb = Arrays.copyOf(prev, shared + suffix);
@@ -90,7 +123,7 @@ final class EntityPage {
                     name = new String(nb, StandardCharsets.UTF_8);
                 }
             }
-            ei.restoreEntry(idx, st, (int) gen, name);
+            ei.restoreEntry(idx, st, (int) gen, name, t, rw);
         }
         if (r.remaining() != 0) {
             throw new CorruptionException("entity page " + key + " holds " + r.remaining() + " bytes past its entries");

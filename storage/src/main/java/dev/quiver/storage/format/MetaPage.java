@@ -4,7 +4,7 @@ import dev.quiver.error.CorruptionException;
 import dev.quiver.storage.WorldFormatException;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 
-/** Codec of the {@code meta} page: format version, next entity index, table id count, free entity indices. */
+/** Codec of the {@code meta} page: format version, next entity index, table id count, alive entity count (format 7), free entity indices. */
 final class MetaPage {
     private MetaPage() {}
 
@@ -12,6 +12,7 @@ final class MetaPage {
         w.i32(WorldFormat.VERSION);
         w.varint(p.entities().nextIndex());
         w.varint(p.tables().size());
+        w.varint(p.entities().aliveCount());
         IntArrayList free = p.entities().freeList();
         w.varint(free.size());
         int prev = 0;
@@ -22,11 +23,13 @@ final class MetaPage {
     }
 
     /**
-     * Reads the page into the entity index; returns the table id count.
+     * Reads the page into the entity index; returns the table id count. The free list is decoded
+     * when the entity index first needs it (a writer allocating or deleting; a reader never): its
+     * length is proportional to the deletes a world has seen.
      *
      * @throws WorldFormatException when the page is of another format version (every version
      *                              starts the meta page with the version, an i32, uncompressed)
-     * @throws CorruptionException when the page is damaged
+     * @throws CorruptionException when the page is damaged (a damaged free list when it is decoded)
      */
     static int read(WorldParts p, byte[] b, String where) {
         Bytes.Reader r = new Bytes.Reader(b);
@@ -37,10 +40,23 @@ final class MetaPage {
         }
         int nextIndex = r.varint(Integer.MAX_VALUE);
         int tableCount = r.varint(Integer.MAX_VALUE);
+        int alive = r.varint(Integer.MAX_VALUE);
         int nFree = r.vcount(1);
-        if (nFree > nextIndex) {
+        if (nFree > nextIndex || alive >= Math.max(1, nextIndex) || alive + nFree >= Math.max(1, nextIndex)) {
             throw new CorruptionException("world " + where + ": meta page holds impossible counts");
         }
+        p.entities().restore(nextIndex, () -> freeList(b, where, nextIndex), alive);
+        return tableCount;
+    }
+
+    /** The free list of meta page {@code b} (read again from its start). */
+    private static IntArrayList freeList(byte[] b, String where, int nextIndex) {
+        Bytes.Reader r = new Bytes.Reader(b);
+        r.i32();
+        r.varint();
+        r.varint();
+        r.varint();
+        int nFree = r.vcount(1);
         var free = new IntArrayList(nFree);
         long f = 0;
         for (int i = 0; i < nFree; i++) {
@@ -50,7 +66,9 @@ final class MetaPage {
             }
             free.add((int) f);
         }
-        p.entities().restore(nextIndex, free);
-        return tableCount;
+        if (r.remaining() != 0) {
+            throw new CorruptionException("world " + where + ": meta page holds " + r.remaining() + " bytes past its fields");
+        }
+        return free;
     }
 }

@@ -2,11 +2,12 @@ package dev.quiver.storage.format;
 
 import dev.quiver.error.CorruptionException;
 import dev.quiver.index.Ids;
+import dev.quiver.index.NameIndex;
 import dev.quiver.storage.entity.EntityIndex;
 import dev.quiver.storage.entity.EntityNames;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
-import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 
 import java.util.Arrays;
 import java.util.List;
@@ -14,8 +15,11 @@ import java.util.List;
 /**
  * Codec of a {@code names} page: the name-index entries of one bucket ({@link EntityNames#bucket}:
  * the top {@value EntityNames#BUCKET_BITS} bits of the key's hash), so that a lookup by name reads
- * one page. A commit logs what it changed in a bucket as a delta ({@link #writeDelta}), applied to
- * the page by whoever reads it and sealed into a whole page at a checkpoint ({@link #applyDelta}).
+ * one page. Since format 7 each entry carries the entity's generation and the key's hash, so that
+ * a bucket is read without any entity page (a lookup then reads the entity page of the one
+ * candidate whose hash matches, to compare its name). A commit logs what it changed in a bucket as
+ * a delta ({@link #writeDelta}), applied to the page by whoever reads it and sealed into a whole
+ * page at a checkpoint ({@link #applyDelta}).
  */
 final class NamePage {
     private NamePage() {}
@@ -24,8 +28,8 @@ final class NamePage {
      * Writes bucket {@code key}; false when it holds no entry. Layout: varint n entries in
      * ascending entity index, each: varint index gap (the entity's index minus the previous
      * entry's minus 1, the first from -1), the zigzag of the parent index's difference from the
-     * previous entry's parent (the first from 0). The name and the generation are those of the
-     * {@code entities} page.
+     * previous entry's parent (the first from 0), varint generation, i32 the key's hash
+     * ({@link NameIndex#hash}). The name is the {@code entities} page's.
      */
     static boolean write(WorldParts p, long key, Bytes.Writer w) {
         EntityNames names = p.names();
@@ -33,21 +37,44 @@ final class NamePage {
         if (names.bucketEmpty(b)) {
             return false;
         }
-        var entries = new LongArrayList();
-        names.forEachInBucket(b, (parent, e) -> entries.add(entry(Ids.index(e), parent)));
-        long[] a = entries.toLongArray();
-        Arrays.sort(a);
-        writeEntries(a, w);
+        var map = new Long2LongOpenHashMap();
+        EntityIndex ei = p.entities();
+        names.forEachInBucket(b, (parent, e) -> map.put(entry(Ids.index(e), parent),
+                payload(Ids.generation(e), NameIndex.hash(parent, ei.name(Ids.index(e))))));
+        writeEntries(map, w);
         return true;
     }
 
-    /** An entry as one long: {@code (entity index << 32) | parent index}, so that longs sort by entity index. */
+    /** An entry's key as one long: {@code (entity index << 32) | parent index}, so that longs sort by entity index. */
     static long entry(int index, int parent) {
         return ((long) index << 32) | (parent & 0xFFFF_FFFFL);
     }
 
-    /** Writes entries (ascending) as the page body does: varint n, then each entry's index gap and parent delta. */
-    private static void writeEntries(long[] sorted, Bytes.Writer w) {
+    /** An entry's payload: {@code (generation << 32) | hash}. */
+    private static long payload(int generation, int hash) {
+        return ((long) generation << 32) | (hash & 0xFFFF_FFFFL);
+    }
+
+    /** Writes entries (key to payload) as the page body does, in ascending key. */
+    private static void writeEntries(Long2LongOpenHashMap entries, Bytes.Writer w) {
+        long[] keys = entries.keySet().toLongArray();
+        Arrays.sort(keys);
+        w.varint(keys.length);
+        long prevIdx = -1, prevParent = 0;
+        for (long en : keys) {
+            long idx = en >>> 32, parent = en & 0xFFFF_FFFFL;
+            long pl = entries.get(en);
+            w.varint(idx - prevIdx - 1);
+            w.zigzag(parent - prevParent);
+            w.varint(pl >>> 32);
+            w.i32((int) pl);
+            prevIdx = idx;
+            prevParent = parent;
+        }
+    }
+
+    /** Writes keys only (a delta's removed entries): varint n, then each key's index gap and parent delta. */
+    private static void writeKeys(long[] sorted, Bytes.Writer w) {
         w.varint(sorted.length);
         long prevIdx = -1, prevParent = 0;
         for (long en : sorted) {
@@ -60,12 +87,13 @@ final class NamePage {
     }
 
     /**
-     * Reads entries written by {@link #writeEntries}, checking their shape only (ascending entity
-     * indices above 0, parents in range); {@code what} names the page or delta for messages.
+     * Reads entries written by {@link #writeEntries} (payloads: {@code withPayload}) or
+     * {@link #writeKeys} into {@code out} (key to payload, 0 for keys only), checking their shape
+     * (ascending entity indices above 0, parents and generations in range, each hash in bucket
+     * {@code key}); {@code what} names the page or delta for messages.
      */
-    private static long[] readEntries(Bytes.Reader r, String what) {
-        int n = r.vcount(2);
-        long[] out = new long[n];
+    private static void readEntries(Bytes.Reader r, long key, boolean withPayload, Long2LongOpenHashMap out, String what) {
+        int n = r.vcount(withPayload ? 7 : 2);
         long idx = -1, parent = 0;
         for (int i = 0; i < n; i++) {
             idx += 1 + r.varint();
@@ -76,31 +104,49 @@ final class NamePage {
             if (parent < 0 || parent > Integer.MAX_VALUE) {
                 throw new CorruptionException(what + " files entity #" + idx + " under parent #" + parent);
             }
-            out[i] = entry((int) idx, (int) parent);
+            long pl = 0;
+            if (withPayload) {
+                long gen = r.varint(Ids.MAX_GENERATION);
+                int hash = r.i32();
+                if (hash >>> (32 - EntityNames.BUCKET_BITS) != key) {
+                    throw new CorruptionException(what + " files entity #" + idx + " under #" + parent
+                            + " with a hash of bucket " + (hash >>> (32 - EntityNames.BUCKET_BITS)));
+                }
+                pl = payload((int) gen, hash);
+            }
+            out.put(entry((int) idx, (int) parent), pl);
         }
-        return out;
     }
 
     /**
      * The body of a name delta (a WAL entry, never stored in a generation): what one transaction
-     * changed in bucket {@code key}. Layout: the entries added, then the entries removed, each list
-     * as a page body ({@link #writeEntries}). Null when nothing changed.
+     * changed in bucket {@code key}. Layout: the entries present at its end that it added or
+     * filed again (as a page body, {@link #writeEntries}: an entry filed again replaces the
+     * committed one, whose hash may differ after a rename), then the keys it removed
+     * ({@link #writeKeys}). Null when nothing changed.
+     *
+     * @param net per entry key, {@code > 0} present at the end, {@code < 0} removed
      */
-    static byte[] writeDelta(Long2IntOpenHashMap net) {
-        var added = new LongArrayList();
+    static byte[] writeDelta(EntityIndex ei, Long2IntOpenHashMap net) {
+        var added = new Long2LongOpenHashMap();
         var removed = new LongArrayList();
         for (var e : net.long2IntEntrySet()) {
-            (e.getIntValue() > 0 ? added : removed).add(e.getLongKey());
+            long k = e.getLongKey();
+            if (e.getIntValue() > 0) {
+                int idx = (int) (k >>> 32), parent = (int) k;
+                added.put(k, payload(ei.generation(idx), NameIndex.hash(parent, ei.name(idx))));
+            } else {
+                removed.add(k);
+            }
         }
         if (added.isEmpty() && removed.isEmpty()) {
             return null;
         }
-        long[] a = added.toLongArray(), r = removed.toLongArray();
-        Arrays.sort(a);
+        long[] r = removed.toLongArray();
         Arrays.sort(r);
-        Bytes.Writer w = new Bytes.Writer(16 + 6 * (a.length + r.length));
-        writeEntries(a, w);
-        writeEntries(r, w);
+        Bytes.Writer w = new Bytes.Writer(16 + 12 * added.size() + 6 * r.length);
+        writeEntries(added, w);
+        writeKeys(r, w);
         return w.toBytes();
     }
 
@@ -108,41 +154,39 @@ final class NamePage {
      * The stored blob of bucket {@code key} once {@code deltas} (oldest first, {@link #writeDelta})
      * are applied to the stored blob {@code base} (null: no page); null when the bucket ends empty.
      * Works on entries only (no names needed), so that the file layer can apply a WAL's deltas
-     * before any entity is read; {@link #read} checks the entries against the entities.
+     * before any entity is read.
      *
      * @throws CorruptionException when the page or a delta is malformed
      */
     static byte[] applyDelta(long key, byte[] base, List<byte[]> deltas) {
         checkBucket(key);
-        var set = new LongOpenHashSet();
+        var set = new Long2LongOpenHashMap();
         if (base != null) {
             Bytes.Reader r = new Bytes.Reader(PageCompression.open("names", key, base));
-            set.addAll(LongArrayList.wrap(readEntries(r, "name page " + key)));
+            readEntries(r, key, true, set, "name page " + key);
             if (r.remaining() != 0) {
                 throw new CorruptionException("name page " + key + " holds " + r.remaining() + " bytes past its entries");
             }
         }
         for (byte[] d : deltas) {
             Bytes.Reader r = new Bytes.Reader(d);
-            long[] added = readEntries(r, "name delta of bucket " + key);
-            long[] removed = readEntries(r, "name delta of bucket " + key);
+            var added = new Long2LongOpenHashMap();
+            var removed = new Long2LongOpenHashMap();
+            readEntries(r, key, true, added, "name delta of bucket " + key);
+            readEntries(r, key, false, removed, "name delta of bucket " + key);
             if (r.remaining() != 0) {
                 throw new CorruptionException("name delta of bucket " + key + " holds " + r.remaining() + " bytes past its entries");
             }
-            for (long e : removed) {
+            for (long e : removed.keySet()) {
                 set.remove(e);
             }
-            for (long e : added) {
-                set.add(e);
-            }
+            set.putAll(added);
         }
         if (set.isEmpty()) {
             return null;
         }
-        long[] a = set.toLongArray();
-        Arrays.sort(a);
-        Bytes.Writer w = new Bytes.Writer(16 + 6 * a.length);
-        writeEntries(a, w);
+        Bytes.Writer w = new Bytes.Writer(16 + 12 * set.size());
+        writeEntries(set, w);
         return PageCompression.seal(w.buffer(), w.size());
     }
 
@@ -153,32 +197,21 @@ final class NamePage {
     }
 
     /**
-     * Reads bucket {@code key} into {@code names} (without reading it through its loader); the
-     * entities the entries name must be in the entity index.
+     * Reads bucket {@code key} into {@code names} (without reading it through its loader). Reads
+     * no entity: that each entry names an alive entity of that generation, name and parent is the
+     * checker's (a lookup compares the candidate's name with the entity index's).
      */
-    static void read(EntityIndex ei, EntityNames names, long key, byte[] b) {
+    static void read(EntityNames names, long key, byte[] b) {
         checkBucket(key);
         Bytes.Reader r = new Bytes.Reader(b);
-        int n = r.vcount(2);
-        long idx = -1, parent = 0;
-        for (int i = 0; i < n; i++) {
-            idx += 1 + r.varint();
-            parent += r.zigzag();
-            if (idx <= 0 || idx >= ei.nextIndex() || ei.state((int) idx) != EntityIndex.ALIVE || ei.name((int) idx) == null) {
-                throw new CorruptionException("name page " + key + " files entity #" + idx + ", which is no alive named entity");
-            }
-            if (parent < 0 || parent > Integer.MAX_VALUE) {
-                throw new CorruptionException("name page " + key + " files entity #" + idx + " under parent #" + parent);
-            }
-            String name = ei.name((int) idx);
-            if (EntityNames.bucket((int) parent, name) != key) {
-                throw new CorruptionException("name page " + key + " files entity #" + idx + " ('" + name
-                        + "' under #" + parent + "), whose bucket is " + EntityNames.bucket((int) parent, name));
-            }
-            names.restore((int) parent, name, ei.idOf((int) idx));
-        }
+        var entries = new Long2LongOpenHashMap();
+        readEntries(r, key, true, entries, "name page " + key);
         if (r.remaining() != 0) {
             throw new CorruptionException("name page " + key + " holds " + r.remaining() + " bytes past its entries");
+        }
+        for (var en : entries.long2LongEntrySet()) {
+            long k = en.getLongKey(), pl = en.getLongValue();
+            names.restore((int) k, (int) pl, Ids.entity((int) (k >>> 32), (int) (pl >>> 32)));
         }
     }
 }

@@ -23,8 +23,8 @@ import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
  * <p>The persistence bookkeeping of {@link WorldFormat} (tables kept in row pages) changes only when
  * a commit's pages are computed, so it still describes the committed state.
  *
- * <p>Order matters: the touched name-index buckets are dropped first, then meta, entities, schemas, tables (refilled
- * in place where the table survived), the touched tables' component-index entries follow their
+ * <p>Order matters: the touched name-index buckets are dropped first, then meta, entities (forgotten or reset), schemas, tables (refilled
+ * in place where the table survived), the entity pages of an index never read lazily, the touched tables' component-index entries follow their
  * tables (a table's records change only when it is created or dropped, which touches it), then
  * reverse-index blocks (forgotten, when the index reads its blocks lazily: the next touch reads
  * the committed page) and names are read back.
@@ -32,10 +32,12 @@ import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 final class Rollback {
     private final WorldParts p;
     private final PageSource src;
+    private final WorldFormat format;
 
-    Rollback(WorldParts parts, PageSource src) {
+    Rollback(WorldParts parts, PageSource src, WorldFormat format) {
         this.p = parts;
         this.src = src;
+        this.format = format;
     }
 
     /** Reads back every unit {@code c} names; {@code c} is cleared at the end. */
@@ -61,17 +63,15 @@ final class Rollback {
         }
         int tableCount = MetaPage.read(p, meta, "(rollback)");
         ei.resetRange(ei.nextIndex(), oldNext);
-        // 3. entities of the touched blocks
+        // 3. entities of the touched blocks: forgotten (lazy) or reset, read after the tables
+        var entityPages = new it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<byte[]>();
         for (int b : entityBlocks) {
-            int from = b << EntityPage.SHIFT, to = Math.min(ei.nextIndex(), from + EntityPage.SIZE);
-            for (int i = from; i < to; i++) {
-                if (ei.state(i) != EntityIndex.FREE_NEVER) {
-                    ei.restoreEntry(i, EntityIndex.FREE_NEVER, 0, null);
-                }
+            if (ei.unloadBlock(b)) {
+                continue; // read again from the committed page when next touched
             }
             byte[] page = src.get(WorldFormat.ENTITIES, b);
             if (page != null) {
-                EntityPage.read(ei, b, page);
+                entityPages.put(b, page);
             }
         }
         // 4. schemas
@@ -101,21 +101,15 @@ final class Rollback {
         var chunkedNow = new IntOpenHashSet();
         for (int g : groups) {
             byte[] page = src.get(WorldFormat.TABLES, g);
-            if (page != null) {
-                TablePage.read(p, page, chunkedNow, touched::contains, old::get);
-            }
-        }
-        for (int id : chunkedNow) {
-            Table t = tables.get(id);
-            for (int ch = 0; ; ch++) {
-                byte[] rows = src.get(WorldFormat.ROWS, RowPage.key(id, ch));
-                if (rows == null) {
-                    break;
-                }
-                RowPage.read(ei, t, rows);
+            if (page != null) { // a table in row pages reads them when next touched
+                TablePage.read(p, page, chunkedNow, (t, count) -> format.lazyRows(src, t, count), touched::contains, old::get);
             }
         }
         tables.restoreFreeIds(tableCount);
+        // entity pages once the tables are back (a page's rows are checked against them)
+        for (var en : entityPages.int2ObjectEntrySet()) {
+            EntityPage.read(ei, tables, en.getIntKey(), en.getValue(), false);
+        }
         // 6. the component-index entries of the touched tables as they are now
         for (int id : tableIds) {
             Table t = id < tables.size() ? tables.get(id) : null;
@@ -142,7 +136,7 @@ final class Rollback {
             for (int b : nameBlocks) {
                 byte[] page = src.get(WorldFormat.NAMES, b);
                 if (page != null) {
-                    NamePage.read(ei, p.names(), b, page);
+                    NamePage.read(p.names(), b, page);
                 }
             }
         }

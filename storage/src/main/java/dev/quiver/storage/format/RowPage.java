@@ -4,7 +4,6 @@ import dev.quiver.error.CorruptionException;
 import dev.quiver.index.Ids;
 import dev.quiver.storage.FieldType;
 import dev.quiver.storage.Schema;
-import dev.quiver.storage.entity.EntityIndex;
 import dev.quiver.storage.table.Column;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.tx.Changes;
@@ -67,24 +66,25 @@ final class RowPage {
     }
 
     /** Reads a chunk page and appends its rows to {@code t}. */
-    static void read(EntityIndex ei, Table t, byte[] b) {
+    static void read(Table t, byte[] b) {
         Bytes.Reader r = new Bytes.Reader(b);
-        readRows(ei, t, r, r.varint(1 << CHUNK_SHIFT));
+        readRows(t, r, r.varint(1 << CHUNK_SHIFT));
         if (r.remaining() != 0) {
             throw new CorruptionException("rows page of table " + t.id() + " holds " + r.remaining() + " bytes past its rows");
         }
     }
 
-    /** Reads past {@code n} rows into a table that is thrown away (no entity is placed). */
+    /** Reads past {@code n} rows into a table that is thrown away. */
     static void skipRows(Table scratch, Bytes.Reader r, int n) {
-        readRows(null, scratch, r, n);
+        readRows(scratch, r, n);
     }
 
     /**
-     * Appends {@code n} rows read from {@code r} to {@code t}, placing their entities in {@code ei}
-     * (null: a scratch table, nothing placed or checked).
+     * Appends {@code n} rows read from {@code r} to {@code t}. The entity index is not told: since
+     * format 7 each entity page gives its entities' tables and rows (the checker verifies that
+     * rows and entity pages agree).
      */
-    static void readRows(EntityIndex ei, Table t, Bytes.Reader r, int n) {
+    static void readRows(Table t, Bytes.Reader r, int n) {
         if (n < 0 || n > (1 << CHUNK_SHIFT)) {
             throw new CorruptionException("table " + t.id() + " page holds " + n + " rows");
         }
@@ -97,15 +97,10 @@ final class RowPage {
             if (index < 0 || index > Ids.INDEX_MASK) {
                 throw new CorruptionException("table " + t.id() + " holds entity index " + index);
             }
-            long e = Ids.entity((int) index, gen);
-            int row = t.append(e);
-            if (ei == null) {
-                continue;
+            if (index == 0) {
+                throw new CorruptionException("table " + t.id() + " holds entity index 0");
             }
-            if (!ei.isAlive(e)) {
-                throw new CorruptionException("table " + t.id() + " holds dead entity " + Ids.toHex(e));
-            }
-            ei.place(Ids.index(e), t.id(), row);
+            t.append(Ids.entity((int) index, gen));
         }
         for (Column c : t.columns()) {
             Schema s = c.schema();

@@ -3,7 +3,6 @@ package dev.quiver.storage.format;
 import dev.quiver.error.CorruptionException;
 import dev.quiver.index.Ids;
 import dev.quiver.storage.Schema;
-import dev.quiver.storage.table.Column;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.TableSet;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
@@ -23,7 +22,9 @@ final class TablePage {
      * as it is), varint type length, the type's ids (id encoding of
      * {@link Bytes}), varint column count, per column varint 1 + its position in the type (or 0
      * and the id when it is not in the type), varint rows + 1 then the rows inline
-     * ({@link RowPage#writeRows}), or 0 when the rows are in row pages.
+     * ({@link RowPage#writeRows}), or 0 when the rows are in row pages, then (format 7) varint
+     * rows (more than {@link RowPage#INLINE_ROWS}), so that the row count is known before any row
+     * page is read.
      */
     static boolean write(TableSet tables, long group, Bytes.Writer w) {
         int from = (int) group << GROUP_SHIFT, to = Math.min(tables.size(), from + (1 << GROUP_SHIFT));
@@ -50,18 +51,20 @@ final class TablePage {
             for (long x : type) {
                 w.id(x);
             }
-            w.varint(t.columns().length);
-            for (Column c : t.columns()) {
-                int at = t.indexOf(c.id());
-                if (at >= 0 && at < type.length && type[at] == c.id()) {
+            long[] colIds = t.columnIds(); // not columns(): that would read the rows of a lazy table
+            w.varint(colIds.length);
+            for (long cid : colIds) {
+                int at = t.indexOf(cid);
+                if (at >= 0 && at < type.length && type[at] == cid) {
                     w.varint(at + 1L);
                 } else {
                     w.varint(0);
-                    w.id(c.id());
+                    w.id(cid);
                 }
             }
             if (t.count() > RowPage.INLINE_ROWS) {
                 w.varint(0);
+                w.varint(t.count());
             } else {
                 w.varint(t.count() + 1L);
                 RowPage.writeRows(w, t, 0, t.count());
@@ -70,9 +73,17 @@ final class TablePage {
         return true;
     }
 
-    /** Reads a group page: creates its tables; those whose rows are in row pages go to {@code chunked}. */
-    static void read(WorldParts p, byte[] b, IntOpenHashSet chunked) {
-        read(p, b, chunked, id -> true, id -> null);
+    /** What to do with a table whose rows are in row pages: {@code count} rows. */
+    interface ChunkedRows {
+        void rows(Table t, int count);
+    }
+
+    /**
+     * Reads a group page: creates its tables; those whose rows are in row pages go to
+     * {@code chunked} and to {@code rows} (which makes them read their rows when touched).
+     */
+    static void read(WorldParts p, byte[] b, IntOpenHashSet chunked, ChunkedRows rows) {
+        read(p, b, chunked, rows, id -> true, id -> null);
     }
 
     /**
@@ -80,8 +91,8 @@ final class TablePage {
      * skipped). A wanted table whose {@code reuse} object has the same type is refilled in place, so
      * that component-index records holding it stay valid; otherwise a new table is placed.
      */
-    static void read(WorldParts p, byte[] b, IntOpenHashSet chunked, java.util.function.IntPredicate wanted,
-                     java.util.function.IntFunction<Table> reuse) {
+    static void read(WorldParts p, byte[] b, IntOpenHashSet chunked, ChunkedRows chunkedRows,
+                     java.util.function.IntPredicate wanted, java.util.function.IntFunction<Table> reuse) {
         Bytes.Reader r = new Bytes.Reader(b);
         int n = r.varint(1 << GROUP_SHIFT);
         int id = -1;
@@ -122,11 +133,17 @@ final class TablePage {
             }
             int rows = r.varint(RowPage.INLINE_ROWS + 1) - 1;
             if (rows < 0) {
+                int count = r.varint(Integer.MAX_VALUE);
+                if (count <= RowPage.INLINE_ROWS) {
+                    throw new CorruptionException("table " + id + " keeps " + count + " rows in row pages (more than "
+                            + RowPage.INLINE_ROWS + " only)");
+                }
                 if (keep) {
                     chunked.add(id);
+                    chunkedRows.rows(t, count);
                 }
             } else if (keep) {
-                RowPage.readRows(p.entities(), t, r, rows);
+                RowPage.readRows(t, r, rows);
             } else {
                 RowPage.skipRows(t, r, rows);
             }

@@ -8,7 +8,6 @@ import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.TableSet;
 import dev.quiver.storage.tx.Changes;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
-import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 
@@ -45,7 +44,11 @@ public final class WorldFormat {
      * gained and lost, {@link PageImage#delta()}) in its WAL record, flagged in the entry's map
      * byte; whole bucket pages are written when a checkpoint seals a generation. A build of
      * format 5 would misread such a WAL, so the version changes with it.
-     * 7: schema pages carry field ranges ({@code Schema.Range}) after the defaults.
+     * 7 (open in place): an {@code entities} page gives each alive entity's table and row (row
+     * pages no longer place entities, so the entity index is read block by block when touched);
+     * the meta page gives the number of alive entities; a {@code names} entry carries the
+     * entity's generation and the key's hash (a bucket is read without entity pages).
+     * Also in 7: schema pages carry field ranges ({@code Schema.Range}) after the defaults.
      */
     public static final int VERSION = 7;
     /**
@@ -61,6 +64,10 @@ public final class WorldFormat {
     private IntOpenHashSet chunkedOnDisk = new IntOpenHashSet();
     /** The committed pages the lazy structures read from (set by {@link #load}), or null. */
     private PageSource lazySource;
+    /** The world is a reader's: its tables stay the committed ones (entity pages are checked against their rows). */
+    private boolean readOnly;
+    /** Row pages decoded (tables read when first touched). */
+    private long rowPagesRead;
     /** The buffer pages are serialized into (toBytes copies each page out). */
     private final Bytes.Writer writer = new Bytes.Writer(1 << 16);
 
@@ -72,6 +79,8 @@ public final class WorldFormat {
     public void clear() {
         chunkedOnDisk = new IntOpenHashSet();
         lazySource = null;
+        rowPagesRead = 0;
+        readOnly = false;
     }
 
     // ------------------------------------------------------------------ writing
@@ -117,6 +126,7 @@ public final class WorldFormat {
             Table t = parts.tables().get(id);
             if ((t != null && t.count() > RowPage.INLINE_ROWS) || chunkedOnDisk.contains(id)) {
                 dirty[ROWS].add(key);
+                dirty[TABLES].add(id >>> TablePage.GROUP_SHIFT); // its page gives the row count (format 7)
             }
         }
         var out = new ArrayList<PageImage>();
@@ -132,7 +142,7 @@ public final class WorldFormat {
         int[] buckets = c.nameDeltas().keySet().toIntArray();
         Arrays.sort(buckets);
         for (int b : buckets) {
-            byte[] d = NamePage.writeDelta(c.nameDeltas().get(b));
+            byte[] d = NamePage.writeDelta(parts.entities(), c.nameDeltas().get(b));
             if (d != null) {
                 out.add(new PageImage(NAMES, b, d, true));
             }
@@ -225,32 +235,40 @@ public final class WorldFormat {
         }
         int tableCount = MetaPage.read(parts, meta, where);
         src.forEach(SCHEMAS, (k, b) -> parts.schemas().put((int) k, SchemaPage.read(b)));
-        src.forEach(ENTITIES, (k, b) -> EntityPage.read(parts.entities(), k, b));
         parts.tables().reserve(tableCount);
-        src.forEach(TABLES, (k, b) -> TablePage.read(parts, b, chunkedOnDisk));
+        src.forEach(TABLES, (k, b) -> TablePage.read(parts, b, chunkedOnDisk, (t, count) -> lazyRows(src, t, count)));
         parts.tables().restoreFreeIds(tableCount);
-        // row pages: chunks must be appended in order per table
-        var chunks = new Long2ObjectOpenHashMap<byte[]>();
-        src.forEach(ROWS, chunks::put);
-        long[] keys = chunks.keySet().toLongArray();
-        Arrays.sort(keys);
-        for (long k : keys) {
-            int tid = (int) (k >>> 20);
-            Table t = parts.tables().get(tid);
-            if (t == null || !chunkedOnDisk.contains(tid)) {
-                throw new CorruptionException("rows page for missing or inline table " + tid);
-            }
-            if ((int) (k & 0xFFFFF) != t.count() >>> RowPage.CHUNK_SHIFT) {
-                throw new CorruptionException("table " + tid + " misses rows chunk " + (t.count() >>> RowPage.CHUNK_SHIFT));
-            }
-            RowPage.read(parts.entities(), t, chunks.get(k));
-        }
         parts.tables().fileAll();
         lazySource = src;
+        parts.entities().lazy(b -> readPage(src, ENTITIES, b,
+                page -> EntityPage.read(parts.entities(), parts.tables(), b, page, readOnly)), this::readEverything);
         parts.reverse().lazy(ReversePage.SHIFT, b -> readPage(src, REVERSE, b,
                 page -> ReversePage.read(parts.reverse(), b, page)), this::readEverything);
-        parts.names().lazy(b -> readPage(src, NAMES, b, page -> NamePage.read(parts.entities(), parts.names(), b, page)),
+        parts.names().lazy(b -> readPage(src, NAMES, b, page -> NamePage.read(parts.names(), b, page)),
                 this::readEverything);
+    }
+
+    /**
+     * Makes table {@code t} read its {@code count} rows from its row pages (chunks 0, 1, ... in
+     * order, each full but the last) the first time its entities or columns are touched.
+     */
+    void lazyRows(PageSource src, Table t, int count) {
+        int chunks = ((count - 1) >>> RowPage.CHUNK_SHIFT) + 1;
+        t.lazyRows(count, () -> {
+            for (int ch = 0; ch < chunks; ch++) {
+                long key = RowPage.key(t.id(), ch);
+                if (src.get(ROWS, key) == null) {
+                    throw new CorruptionException("table " + t.id() + " misses rows page " + key + " (chunk " + ch + ")");
+                }
+                rowPagesRead++;
+                readPage(src, ROWS, key, page -> RowPage.read(t, page));
+            }
+        });
+    }
+
+    /** Row pages decoded since the world was read. */
+    public long rowPagesRead() {
+        return rowPagesRead;
     }
 
     /**
@@ -272,13 +290,15 @@ public final class WorldFormat {
     }
 
     /**
-     * Reads every page the lazy structures have not read yet (reverse-index blocks, name buckets), so that
+     * Reads every page the lazy structures have not read yet (entity blocks, reverse-index blocks, name buckets), so that
      * the whole state is in memory: for the checker and for streaming every page. Costs what an
      * eager open cost; a no-op once done (and for a world never read from pages).
      */
     public void readEverything() {
+        parts.tables().forEach(Table::loadRows);
+        parts.entities().readAll();
         readRest(REVERSE, parts.reverse().blocks(), (k, b) -> ReversePage.read(parts.reverse(), k, b));
-        readRest(NAMES, parts.names().blocks(), (k, b) -> NamePage.read(parts.entities(), parts.names(), k, b));
+        readRest(NAMES, parts.names().blocks(), (k, b) -> NamePage.read(parts.names(), k, b));
     }
 
     /** Reads the pages of {@code map} that {@code blocks} does not hold yet, then ends its laziness. */
@@ -323,12 +343,32 @@ public final class WorldFormat {
      * A reader's bound on the pages the lazy structures keep decoded: by default
      * {@value #READER_REVERSE_BLOCKS} reverse blocks (of 64 targets) and
      * {@value #READER_NAME_BUCKETS} of the {@value EntityNames#BUCKETS} name buckets, the pages
-     * read longest ago forgotten first. Only for a world nobody changes through these structures.
+     * read longest ago forgotten first, and {@value #READER_ENTITY_BLOCKS} entity blocks. Only for a world nobody changes through these structures (its entity pages are then checked, when read, against the rows of their tables).
      */
     public void boundCaches(int reverseBlocks, int nameBuckets) {
+        boundCaches(reverseBlocks, nameBuckets, READER_ENTITY_BLOCKS);
+    }
+
+    /** As {@link #boundCaches(int, int)}, keeping at most {@code entityBlocks} entity blocks (of 1024 entities) decoded. */
+    public void boundCaches(int reverseBlocks, int nameBuckets, int entityBlocks) {
+        readOnly = true;
         parts.reverse().budget(reverseBlocks);
         parts.names().budget(nameBuckets);
+        parts.entities().budget(entityBlocks);
     }
+
+    /** Entity blocks in memory (read or marked), since the world was read. */
+    public int entityBlocksInMemory() {
+        return parts.entities().blocks().loadedCount();
+    }
+
+    /** Entity pages decoded since the world was read (a page forgotten and read again counts again). */
+    public long entityBlocksRead() {
+        return parts.entities().blocks().reads();
+    }
+
+    /** Entity blocks (of 1024 entities) a reader keeps decoded ({@link #boundCaches}). */
+    public static final int READER_ENTITY_BLOCKS = 256;
 
     /** Reverse blocks a reader keeps decoded ({@link #boundCaches}). */
     public static final int READER_REVERSE_BLOCKS = 8192;
@@ -341,7 +381,7 @@ public final class WorldFormat {
      * for these changes. Clears {@code touched}.
      */
     public void rollback(PageSource src, Changes touched) {
-        new Rollback(parts, opened(src)).run(touched);
+        new Rollback(parts, opened(src), this).run(touched);
     }
 
     /**

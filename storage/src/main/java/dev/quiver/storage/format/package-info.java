@@ -17,9 +17,11 @@
  * 4096 buckets, and logging each bucket's page rewrote the whole name index into the WAL about
  * once per commit. Instead its WAL record holds, per bucket it changed, a delta (a WAL entry with
  * bit 0x40 of its map byte set, {@code dev.quiver.storage.file.Journal}): the entries the bucket
- * gained, then those it lost, each list as a {@code names} page body (varint n, then per entry
- * the index gap and the zz parent delta), not enveloped ({@link dev.quiver.storage.format.NamePage#writeDelta}).
- * The net change of the transaction only: an entry added and removed in it appears in neither list.
+ * gained or filed again (as a {@code names} page body, generation and hash included since format
+ * 7: an entry removed and filed again, by a rename, is written again with its new hash), then the
+ * keys of those it lost (varint n, then per key the index gap and the zz parent delta), not
+ * enveloped ({@link dev.quiver.storage.format.NamePage#writeDelta}). The net change of the
+ * transaction only: an entry added and removed in it appears in neither list.
  * Whoever reads the page (a reader, the writer after a crash, a rollback) applies the bucket's
  * deltas in WAL order to its page in the manifest's generations, as set operations on the
  * entries ({@link dev.quiver.storage.format.WorldFormat#applyDelta}); a checkpoint writes the
@@ -50,17 +52,21 @@
  * <h2>Page bodies</h2>
  * <ul>
  *   <li>{@code meta}, key 0 ({@link dev.quiver.storage.format.MetaPage}): i32 format version,
- *       varint next entity index, varint table id count, varint n, n x zz delta of the free entity
- *       indices (reuse order).</li>
+ *       varint next entity index, varint table id count, varint alive entities (builtins included;
+ *       format 7), varint n, n x zz delta of the free entity indices (reuse order); nothing follows.</li>
  *   <li>{@code schemas}, key = component entity index ({@link dev.quiver.storage.format.SchemaPage}):
  *       varint n, n x (vstr field name, u8 field type code: {@link dev.quiver.storage.FieldType#code()}),
  *       then the defaults (format 4): varint d, d x (varint field index, ascending; the value: vstr
  *       for a string field, else varint of the raw word).</li>
  *   <li>{@code entities}, key = entity index / 1024 ({@link dev.quiver.storage.format.EntityPage}):
  *       varint n, then per index of the block varint {@code generation << 2 | state} (state 0 never
- *       used, with generation 0; 1 alive; 2 dead); if alive, its name front-coded against the
- *       previous named entity of the page: varint bytes shared, varint suffix length, suffix
- *       (0, 0: anonymous).</li>
+ *       used, with generation 0; 1 alive; 2 dead); if alive (format 7) zz of its table id minus
+ *       the previous alive entity's of the page (the first from 0), zz of its row minus the
+ *       previous alive entity's row minus 1 (the first from -1), then its name front-coded
+ *       against the previous named entity of the page: varint bytes shared, varint suffix length,
+ *       suffix (0, 0: anonymous). The row pages hold the same placement from the tables' side;
+ *       that both agree is the checker's ({@code quiver check}); reading a page checks that the
+ *       table exists and, when its rows are in memory, that the row holds the entity.</li>
  *   <li>{@code tables}, key = table id / 64 ({@link dev.quiver.storage.format.TablePage}): varint n
  *       tables in id order, each: varint id (the first as it is, the others minus the previous id
  *       minus 1), varint type length, the type's ids ({@code id} encoding), varint column count,
@@ -93,16 +99,19 @@
  *       name reads one page (format 5; before, pages by entity block, which a lookup could only use
  *       once all were read): varint n entries in ascending entity index, each: varint index gap
  *       (minus the previous entry's index minus 1, the first from -1), zz delta of the parent
- *       index. The name and generation are the {@code entities} page's; an entry whose name and
- *       parent hash to another bucket is corrupt.</li>
+ *       index, and (format 7) varint the entity's generation and i32 the key's hash, whose top
+ *       12 bits must be the bucket, so that a bucket is read without any entity page. The name is
+ *       the {@code entities} page's: a lookup compares it for the entry whose parent and hash
+ *       match; that every entry's hash is its name's is the checker's.</li>
  * </ul>
  * Every reader checks each count and length against the bytes that remain before allocating, and
  * that nothing follows the last entry.
  *
  * <h2>Reading in place</h2>
- * Opening a world reads the meta, schema, entity, table and row pages; the {@code reverse} and
- * {@code names} pages are read one at a time when a lookup or a change first touches them (the
- * writer reads a page before changing it, so its in-memory copy and the committed page agree until
- * the commit). The checker and the snapshot writer read every page.
+ * Opening a world reads the meta, schema, table and row pages; the {@code entities},
+ * {@code reverse} and {@code names} pages are read one at a time when a lookup or a change first
+ * touches them (the writer reads a page before changing it, so its in-memory copy and the
+ * committed page agree until the commit). A reader keeps a bounded number of them decoded,
+ * forgetting the oldest first. The checker and the snapshot writer read every page.
  */
 package dev.quiver.storage.format;

@@ -19,6 +19,8 @@ public final class Table {
     private final long[] columnIds;
     private long[] entities;
     private int count;
+    /** Reads the rows when first touched ({@link #lazyRows}); null once they are in memory. */
+    private Runnable rowReader;
     /** The type holds Prefab / Disabled (queries leave such tables out unless they ask for them). */
     private final boolean prefab;
     private final boolean disabled;
@@ -57,6 +59,67 @@ public final class Table {
         return type;
     }
 
+    /**
+     * True when the table's rows are in memory (false for a table read from a world whose rows
+     * have not been touched yet, {@link #lazyRows}).
+     */
+    public boolean rowsInMemory() {
+        return rowReader == null;
+    }
+
+    /**
+     * Internal (storage only): the table's {@code count} rows are read by {@code reader} (which
+     * {@link #append}s them) the first time its entities or columns are touched (open in place,
+     * issue 8 section 2); {@link #count()} answers without reading them. The table must be empty.
+     */
+    public void lazyRows(int count, Runnable reader) {
+        if (this.count != 0) {
+            throw new IllegalStateException("table " + id + " already holds rows");
+        }
+        this.count = count;
+        this.rowReader = reader;
+    }
+
+    /** Internal (storage only): reads the rows now unless they are in memory. */
+    public void loadRows() {
+        if (rowReader != null) {
+            readRows();
+        }
+    }
+
+    private void readRows() {
+        Runnable reader = rowReader;
+        int expect = count;
+        rowReader = null;
+        count = 0;
+        try {
+            reader.run();
+        } catch (RuntimeException | Error e) {
+            dropRows();
+            count = expect;
+            rowReader = reader;
+            throw e;
+        }
+        if (count != expect) {
+            int found = count;
+            dropRows();
+            count = expect;
+            rowReader = reader;
+            throw new dev.quiver.error.CorruptionException("table " + id + " holds " + found
+                    + " rows in its row pages, its table page says " + expect);
+        }
+    }
+
+    private void dropRows() {
+        for (int r = 0; r < count; r++) {
+            entities[r] = 0;
+            for (Column c : columns) {
+                c.clear(r);
+            }
+        }
+        count = 0;
+    }
+
     /** Number of rows. */
     public int count() {
         return count;
@@ -64,11 +127,17 @@ public final class Table {
 
     /** The entity at a row. */
     public long entity(int row) {
+        if (rowReader != null) {
+            readRows();
+        }
         return entities[row];
     }
 
     /** The entity array; valid up to {@link #count()}. Do not modify. */
     public long[] entities() {
+        if (rowReader != null) {
+            readRows();
+        }
         return entities;
     }
 
@@ -84,6 +153,9 @@ public final class Table {
 
     /** The column storing {@code id}, or null when the id has no data here. */
     public Column column(long id) {
+        if (rowReader != null) {
+            readRows();
+        }
         for (int i = 0; i < columnIds.length; i++) {
             if (columnIds[i] == id) {
                 return columns[i];
@@ -94,11 +166,22 @@ public final class Table {
 
     /** All columns, in type order. Do not modify. */
     public Column[] columns() {
+        if (rowReader != null) {
+            readRows();
+        }
         return columns;
+    }
+
+    /** The ids of the columns, in column order, without reading the rows. Do not modify. */
+    public long[] columnIds() {
+        return columnIds;
     }
 
     /** Internal (storage only): appends a row with zeroed values and returns its index. */
     public int append(long entity) {
+        if (rowReader != null) {
+            readRows();
+        }
         if (count == entities.length) {
             int cap = Math.max(8, count * 2);
             entities = Arrays.copyOf(entities, cap);
@@ -119,6 +202,9 @@ public final class Table {
      * @return the entity that moved into {@code row}, or 0 when the last row was removed
      */
     public long removeSwap(int row) {
+        if (rowReader != null) {
+            readRows();
+        }
         int last = --count;
         long moved = 0;
         if (row != last) {
@@ -137,6 +223,11 @@ public final class Table {
 
     /** Internal (storage only): removes every row (a rollback reads them again). */
     public void truncate() {
+        if (rowReader != null) { // nothing in memory to clear
+            rowReader = null;
+            count = 0;
+            return;
+        }
         for (int r = 0; r < count; r++) {
             entities[r] = 0;
             for (Column c : columns) {

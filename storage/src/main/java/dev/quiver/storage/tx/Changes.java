@@ -25,7 +25,10 @@ public final class Changes {
     private final IntOpenHashSet schemas = new IntOpenHashSet();
     private final IntOpenHashSet entityBlocks = new IntOpenHashSet();
     private final IntOpenHashSet nameBlocks = new IntOpenHashSet();
-    /** Per name bucket: entry ({@code index << 32 | parent}) to +1 (added) or -1 (removed), net. */
+    /**
+     * Per name bucket: entry ({@code index << 32 | parent}) to +1 (added), 2 (removed then filed
+     * again: present, maybe under another name) or -1 (removed), net.
+     */
     private final Int2ObjectOpenHashMap<Long2IntOpenHashMap> nameDeltas = new Int2ObjectOpenHashMap<>();
     private final IntOpenHashSet tables = new IntOpenHashSet();
     private final LongOpenHashSet rowChunks = new LongOpenHashSet();
@@ -69,8 +72,12 @@ public final class Changes {
         }
         long entry = ((long) index << 32) | (parent & 0xFFFF_FFFFL);
         int before = d.get(entry);
-        if (before == -op) { // an entry added then removed (or the reverse) in one transaction: no change
+        if (before == 1 && op == -1) { // an entry added then removed in one transaction: no change
             d.remove(entry);
+        } else if (before == -1 && op == 1) { // removed then filed again: logged again (its name may differ)
+            d.put(entry, 2);
+        } else if (before == 2 && op == -1) {
+            d.put(entry, -1);
         } else {
             d.put(entry, op);
         }
@@ -118,7 +125,9 @@ public final class Changes {
 
     /**
      * The net change of each touched name bucket: entry {@code (entity index << 32) | parent index}
-     * to 1 (the committed bucket lacks it, the new state has it) or -1 (the reverse). A bucket
+     * to 1 (the committed bucket lacks it, the new state has it), 2 (both have it: it was removed
+     * and filed again, so its name may have changed) or -1 (the committed bucket has it, the new
+     * state does not). A bucket
      * touched without a net change maps to an empty map.
      */
     public Int2ObjectOpenHashMap<Long2IntOpenHashMap> nameDeltas() {

@@ -97,7 +97,7 @@ class PageCodecTest {
     /** Empty in-memory structures and a format over them. */
     private static WorldFormat fresh() {
         var changes = new Changes();
-        var entities = new EntityIndex();
+        var entities = new EntityIndex(null);
         var schemas = new Schemas(rel -> false);
         return new WorldFormat(new WorldParts(entities, new EntityNames(entities, changes),
                 new TableSet(changes, schemas), schemas, new ReverseIndex()));
