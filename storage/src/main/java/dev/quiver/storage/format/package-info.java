@@ -57,7 +57,9 @@
  *   <li>{@code schemas}, key = component entity index ({@link dev.quiver.storage.format.SchemaPage}):
  *       varint n, n x (vstr field name, u8 field type code: {@link dev.quiver.storage.FieldType#code()}),
  *       then the defaults (format 4): varint d, d x (varint field index, ascending; the value: vstr
- *       for a string field, else varint of the raw word).</li>
+ *       for a string field, else varint of the raw word), then the ranges (format 7): varint g,
+ *       g x (varint field index, ascending; i64 raw bits of the minimum and of the maximum as
+ *       doubles, an open end infinite).</li>
  *   <li>{@code entities}, key = entity index / 1024 ({@link dev.quiver.storage.format.EntityPage}):
  *       varint n, then per index of the block varint {@code generation << 2 | state} (state 0 never
  *       used, with generation 0; 1 alive; 2 dead); if alive (format 7) zz of its table id minus
