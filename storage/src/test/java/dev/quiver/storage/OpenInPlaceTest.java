@@ -85,6 +85,11 @@ class OpenInPlaceTest {
             Table t = tables.get(0);
             assertEquals(N / 4, t.count(), "a table's row count is known before its rows are read");
             assertEquals(0, f.rowPagesRead());
+            // one row reads its chunk only
+            assertNotEquals(0, t.entity(t.count() - 1));
+            assertEquals(1, f.rowPagesRead(), "one row: its chunk's page only");
+            assertEquals(t.entity(t.count() - 1), t.entities(t.count() - 1, t.count())[t.count() - 1]);
+            assertEquals(1, f.rowPagesRead());
             long sum = 0;
             for (int row = 0; row < t.count(); row++) {
                 sum += Ids.index(t.entity(row));
@@ -287,9 +292,12 @@ class OpenInPlaceTest {
         try (World r = World.openReadOnly(badRows)) {
             assertNotEquals(0, r.lookup("e100"));
             Table t = r.tableAccess().tables(r.lookup("A")).get(0);
-            var e = assertThrows(CorruptionException.class, () -> t.entity(0));
+            assertNotEquals(0, t.entity(0), "chunk 0 is intact and read alone");
+            var e = assertThrows(CorruptionException.class, () -> t.entity(2 << 10));
             assertTrue(e.getMessage().contains("rows page " + rowsKey), e.getMessage());
-            e = assertThrows(CorruptionException.class, () -> t.entity(0)); // still refused: nothing half read
+            e = assertThrows(CorruptionException.class, () -> t.entity(2 << 10)); // still refused: nothing half read
+            assertTrue(e.getMessage().contains("rows page " + rowsKey), e.getMessage());
+            e = assertThrows(CorruptionException.class, t::entities);
             assertTrue(e.getMessage().contains("rows page " + rowsKey), e.getMessage());
             e = assertThrows(CorruptionException.class, r::check);
             assertTrue(e.getMessage().contains("rows page " + rowsKey), e.getMessage());

@@ -108,7 +108,8 @@ final class EntityPage {
                 row += 1 + r.zigzag();
                 Table tb = table >= 0 && table < tables.size() ? tables.get((int) table) : null;
                 if (tb == null || row < 0 || row > Integer.MAX_VALUE
-                        || (checkRows && tb.rowsInMemory() && (row >= tb.count() || tb.entity((int) row) != Ids.entity(idx, (int) gen)))) {
+                        || (checkRows && (row >= tb.count()
+                            || tb.rowInMemory((int) row) && tb.entity((int) row) != Ids.entity(idx, (int) gen)))) {
                     throw new CorruptionException("entity page " + key + " places entity #" + idx + " at table " + table
                             + " row " + row + ", which does not hold it");
                 }

@@ -65,10 +65,20 @@ final class RowPage {
         }
     }
 
-    /** Reads a chunk page and appends its rows to {@code t}. */
-    static void read(Table t, byte[] b) {
+    /**
+     * Reads chunk page {@code chunk} of {@code t} into its place, rows {@code [chunk << CHUNK_SHIFT,
+     * + rows)} (a lazily read table, {@link Table#lazyRows}).
+     *
+     * @throws CorruptionException when the page holds another number of rows or is malformed
+     */
+    static void readChunk(Table t, int chunk, int rows, byte[] b) {
         Bytes.Reader r = new Bytes.Reader(b);
-        readRows(t, r, r.varint(1 << CHUNK_SHIFT));
+        int n = r.varint(1 << CHUNK_SHIFT);
+        if (n != rows) {
+            throw new CorruptionException("rows page of table " + t.id() + " chunk " + chunk + " holds " + n
+                + " rows, its table page says " + rows);
+        }
+        decodeRows(t, r, n, chunk << CHUNK_SHIFT);
         if (r.remaining() != 0) {
             throw new CorruptionException("rows page of table " + t.id() + " holds " + r.remaining() + " bytes past its rows");
         }
@@ -88,8 +98,16 @@ final class RowPage {
         if (n < 0 || n > (1 << CHUNK_SHIFT)) {
             throw new CorruptionException("table " + t.id() + " page holds " + n + " rows");
         }
-        r.ensure(2L * n);
         int base = t.count();
+        for (int i = 0; i < n; i++) {
+            t.append(0);
+        }
+        decodeRows(t, r, n, base);
+    }
+
+    /** Decodes {@code n} rows from {@code r} into rows {@code [base, base + n)} of {@code t}, which exist. */
+    private static void decodeRows(Table t, Bytes.Reader r, int n, int base) {
+        r.ensure(2L * n);
         long index = 0;
         for (int i = 0; i < n; i++) {
             index += r.zigzag();
@@ -100,9 +118,9 @@ final class RowPage {
             if (index == 0) {
                 throw new CorruptionException("table " + t.id() + " holds entity index 0");
             }
-            t.append(Ids.entity((int) index, gen));
+            t.setEntityAt(base + i, Ids.entity((int) index, gen));
         }
-        for (Column c : t.columns()) {
+        for (Column c : t.columnsInPlace()) {
             Schema s = c.schema();
             for (int f = 0; f < s.size(); f++) {
                 if (s.field(f).type() == FieldType.STRING) {

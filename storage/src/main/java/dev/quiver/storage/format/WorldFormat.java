@@ -249,20 +249,19 @@ public final class WorldFormat {
     }
 
     /**
-     * Makes table {@code t} read its {@code count} rows from its row pages (chunks 0, 1, ... in
-     * order, each full but the last) the first time its entities or columns are touched.
+     * Makes table {@code t} read its {@code count} rows from its row pages (chunks 0, 1, ..., each
+     * full but the last), a chunk the first time one of its rows is touched.
      */
     void lazyRows(PageSource src, Table t, int count) {
-        int chunks = ((count - 1) >>> RowPage.CHUNK_SHIFT) + 1;
-        t.lazyRows(count, () -> {
-            for (int ch = 0; ch < chunks; ch++) {
-                long key = RowPage.key(t.id(), ch);
-                if (src.get(ROWS, key) == null) {
-                    throw new CorruptionException("table " + t.id() + " misses rows page " + key + " (chunk " + ch + ")");
-                }
-                rowPagesRead++;
-                readPage(src, ROWS, key, page -> RowPage.read(t, page));
+        t.lazyRows(count, RowPage.CHUNK_SHIFT, (table, ch) -> {
+            long key = RowPage.key(table.id(), ch);
+            byte[] page = src.get(ROWS, key);
+            if (page == null) {
+                throw new CorruptionException("table " + table.id() + " misses rows page " + key + " (chunk " + ch + ")");
             }
+            rowPagesRead++;
+            int rows = Math.min(1 << RowPage.CHUNK_SHIFT, table.count() - (ch << RowPage.CHUNK_SHIFT));
+            readPage(src, ROWS, key, b -> RowPage.readChunk(table, ch, rows, b));
         });
     }
 

@@ -19,8 +19,13 @@ public final class Table {
     private final long[] columnIds;
     private long[] entities;
     private int count;
-    /** Reads the rows when first touched ({@link #lazyRows}); null once they are in memory. */
-    private Runnable rowReader;
+    /** Reads a chunk of rows when first touched ({@link #lazyRows}); null once every row is in memory. */
+    private ChunkReader chunkReader;
+    /** log2 of the rows per chunk of a lazily read table. */
+    private int chunkShift;
+    /** One bit per chunk read (while {@link #chunkReader} is set). */
+    private long[] chunksRead;
+    private int chunksLeft;
     /** The type holds Prefab / Disabled (queries leave such tables out unless they ask for them). */
     private final boolean prefab;
     private final boolean disabled;
@@ -60,64 +65,77 @@ public final class Table {
     }
 
     /**
-     * True when the table's rows are in memory (false for a table read from a world whose rows
-     * have not been touched yet, {@link #lazyRows}).
+     * Reads one chunk of a lazily read table's rows into place (storage only): rows
+     * {@code [chunk << shift, min(count, (chunk + 1) << shift))}, through {@link #setEntityAt} and
+     * the columns' setters.
      */
-    public boolean rowsInMemory() {
-        return rowReader == null;
+    @FunctionalInterface
+    public interface ChunkReader {
+        /** @throws dev.quiver.error.CorruptionException when the chunk's page is missing or damaged */
+        void read(Table t, int chunk);
     }
 
     /**
-     * Internal (storage only): the table's {@code count} rows are read by {@code reader} (which
-     * {@link #append}s them) the first time its entities or columns are touched (open in place,
-     * issue 8 section 2); {@link #count()} answers without reading them. The table must be empty.
+     * True when every row is in memory (false for a table read from a world whose rows have not
+     * all been touched yet, {@link #lazyRows}).
      */
-    public void lazyRows(int count, Runnable reader) {
+    public boolean rowsInMemory() {
+        return chunkReader == null;
+    }
+
+    /** True when row {@code row}'s chunk is in memory. */
+    public boolean rowInMemory(int row) {
+        return chunkReader == null || (chunksRead[row >>> chunkShift >>> 6] & 1L << (row >>> chunkShift)) != 0;
+    }
+
+    /**
+     * Internal (storage only): the table's {@code count} rows are read chunk by chunk ({@code 1 <<
+     * chunkShift} rows each) by {@code reader} the first time a row of the chunk is touched
+     * ({@link #entity}, {@link #entities(int, int)}), or all at once by the whole-table accessors
+     * ({@link #entities()}, {@link #columns()}, {@link #column}) and the mutators (open in place,
+     * issue 8 section 2); {@link #count()} answers without reading. The table must be empty.
+     */
+    public void lazyRows(int count, int chunkShift, ChunkReader reader) {
         if (this.count != 0) {
             throw new IllegalStateException("table " + id + " already holds rows");
         }
         this.count = count;
-        this.rowReader = reader;
+        this.chunkShift = chunkShift;
+        this.chunksLeft = count == 0 ? 0 : ((count - 1) >>> chunkShift) + 1;
+        this.chunksRead = new long[(chunksLeft + 63) >>> 6];
+        this.chunkReader = chunksLeft == 0 ? null : reader;
     }
 
-    /** Internal (storage only): reads the rows now unless they are in memory. */
+    /** Internal (storage only): reads every row now unless they are in memory. */
     public void loadRows() {
-        if (rowReader != null) {
-            readRows();
+        if (chunkReader != null) {
+            readChunks(0, count);
         }
     }
 
-    private void readRows() {
-        Runnable reader = rowReader;
-        int expect = count;
-        rowReader = null;
-        count = 0;
-        try {
-            reader.run();
-        } catch (RuntimeException | Error e) {
-            dropRows();
-            count = expect;
-            rowReader = reader;
-            throw e;
-        }
-        if (count != expect) {
-            int found = count;
-            dropRows();
-            count = expect;
-            rowReader = reader;
-            throw new dev.quiver.error.CorruptionException("table " + id + " holds " + found
-                    + " rows in its row pages, its table page says " + expect);
-        }
-    }
-
-    private void dropRows() {
-        for (int r = 0; r < count; r++) {
-            entities[r] = 0;
+    /** Reads the chunks holding rows {@code [from, to)} that are not in memory yet. */
+    private void readChunks(int from, int to) {
+        if (entities.length < count) { // the arrays take every row at the first chunk read
+            entities = Arrays.copyOf(entities, count);
             for (Column c : columns) {
-                c.clear(r);
+                c.grow(count);
             }
         }
-        count = 0;
+        for (int ch = from >>> chunkShift, last = (Math.max(from, to - 1)) >>> chunkShift; ch <= last && chunkReader != null; ch++) {
+            if ((chunksRead[ch >>> 6] & 1L << ch) == 0) {
+                chunkReader.read(this, ch); // a failure leaves the chunk unread: the next touch reads it again
+                chunksRead[ch >>> 6] |= 1L << ch;
+                if (--chunksLeft == 0) {
+                    chunkReader = null;
+                    chunksRead = null;
+                }
+            }
+        }
+    }
+
+    /** Internal (storage only): the entity of a row being read into place by a {@link ChunkReader}. */
+    public void setEntityAt(int row, long entity) {
+        entities[row] = entity;
     }
 
     /** Number of rows. */
@@ -127,16 +145,27 @@ public final class Table {
 
     /** The entity at a row. */
     public long entity(int row) {
-        if (rowReader != null) {
-            readRows();
+        if (chunkReader != null) {
+            readChunks(row, row + 1);
         }
         return entities[row];
     }
 
     /** The entity array; valid up to {@link #count()}. Do not modify. */
     public long[] entities() {
-        if (rowReader != null) {
-            readRows();
+        if (chunkReader != null) {
+            readChunks(0, count);
+        }
+        return entities;
+    }
+
+    /**
+     * The entity array with at least rows {@code [from, to)} in memory (a lazily read table reads
+     * only the chunks holding them); other rows may not be read yet. Do not modify.
+     */
+    public long[] entities(int from, int to) {
+        if (chunkReader != null) {
+            readChunks(from, to);
         }
         return entities;
     }
@@ -153,8 +182,8 @@ public final class Table {
 
     /** The column storing {@code id}, or null when the id has no data here. */
     public Column column(long id) {
-        if (rowReader != null) {
-            readRows();
+        if (chunkReader != null) {
+            readChunks(0, count);
         }
         for (int i = 0; i < columnIds.length; i++) {
             if (columnIds[i] == id) {
@@ -166,9 +195,14 @@ public final class Table {
 
     /** All columns, in type order. Do not modify. */
     public Column[] columns() {
-        if (rowReader != null) {
-            readRows();
+        if (chunkReader != null) {
+            readChunks(0, count);
         }
+        return columns;
+    }
+
+    /** Internal (storage only): the columns as they are, without reading rows (for a {@link ChunkReader}). */
+    public Column[] columnsInPlace() {
         return columns;
     }
 
@@ -179,8 +213,8 @@ public final class Table {
 
     /** Internal (storage only): appends a row with zeroed values and returns its index. */
     public int append(long entity) {
-        if (rowReader != null) {
-            readRows();
+        if (chunkReader != null) {
+            readChunks(0, count);
         }
         if (count == entities.length) {
             int cap = Math.max(8, count * 2);
@@ -202,8 +236,8 @@ public final class Table {
      * @return the entity that moved into {@code row}, or 0 when the last row was removed
      */
     public long removeSwap(int row) {
-        if (rowReader != null) {
-            readRows();
+        if (chunkReader != null) {
+            readChunks(0, count);
         }
         int last = --count;
         long moved = 0;
@@ -223,8 +257,16 @@ public final class Table {
 
     /** Internal (storage only): removes every row (a rollback reads them again). */
     public void truncate() {
-        if (rowReader != null) { // nothing in memory to clear
-            rowReader = null;
+        if (chunkReader != null) { // nothing else to clear: a rollback reads the rows again
+            chunkReader = null;
+            chunksRead = null;
+            entities = new long[4];
+            for (Column c : columns) {
+                c.grow(4);
+                for (int r = 0; r < 4; r++) {
+                    c.clear(r);
+                }
+            }
             count = 0;
             return;
         }
