@@ -67,6 +67,29 @@ public final class TableResult {
      * Internal (called by the query as the engine yields): copies the current bindings into a step.
      */
     public static TableResult capture(ResultShape shape, Bindings b) {
+        int nf = shape.fieldCount();
+        long[] data = captureData(shape, b);
+        if (!shape.hasThis()) {
+            return new TableResult(shape, null, NO_ENTITY, 0, 1, data, null);
+        }
+        long self = b.value(0);
+        Table t = b.table(0);
+        if (t != null && b.batchRows() > 0) {
+            return new TableResult(shape, t, t.entities(), b.batchOffset(), b.batchRows(), data, rowIds(b, nf));
+        }
+        int row = b.row(0);
+        if (t != null && row >= 0 && row < t.count() && t.entity(row) == self) {
+            return new TableResult(shape, t, t.entities(), row, 1, data, null);
+        }
+        return new TableResult(shape, null, new long[] {self}, 0, 1, data, null);
+    }
+
+    /**
+     * Internal (for {@link dev.quiver.query.Query}'s row-by-row iteration, which builds rows from
+     * the bindings without a step object): the current bindings in the layout of
+     * {@link #sharedData}, a new array.
+     */
+    public static long[] captureData(ResultShape shape, Bindings b) {
         int nv = shape.variableSlots().length, nf = shape.fieldCount(), words = (nf + 63) / 64;
         long[] data = new long[nv + 2 * nf + 2 * words];
         for (int i = 0; i < nv; i++) {
@@ -85,22 +108,14 @@ public final class TableResult {
                 data[nv + 2 * nf + words + (f >>> 6)] |= 1L << f;
             }
         }
-        if (!shape.hasThis()) {
-            return new TableResult(shape, null, NO_ENTITY, 0, 1, data, null);
-        }
-        Table t = b.table(0);
-        if (t != null && b.batchRows() > 0) {
-            return new TableResult(shape, t, t.entities(), b.batchOffset(), b.batchRows(), data, rowIds(b, nf));
-        }
-        int row = b.row(0);
-        if (t != null && row >= 0 && row < t.count() && t.entity(row) == self) {
-            return new TableResult(shape, t, t.entities(), row, 1, data, null);
-        }
-        return new TableResult(shape, null, new long[] {self}, 0, 1, data, null);
+        return data;
     }
 
-    /** The per-row ids of a batch's fields (the engine's fresh arrays, not copied), or null when every field has one id. */
-    private static long[][] rowIds(Bindings b, int nf) {
+    /**
+     * The per-row ids of a batch's fields (the engine's fresh arrays, not copied), or null when
+     * every field has one id. Internal, like {@link #captureData}.
+     */
+    public static long[][] rowIds(Bindings b, int nf) {
         long[][] out = null;
         for (int f = 0; f < nf; f++) {
             long[] ids = b.fieldRowIds(f);
