@@ -10,6 +10,7 @@ import dev.quiver.query.plan.Planner;
 import dev.quiver.query.plan.Step;
 import dev.quiver.storage.World;
 import dev.quiver.query.engine.Bindings;
+import dev.quiver.query.engine.RowIds;
 import dev.quiver.storage.table.Table;
 
 import dev.quiver.query.iter.QueryIterator;
@@ -332,7 +333,7 @@ public final class Query {
      */
     private boolean eachRow(TableResult t, Predicate<QueryRow> visitor) {
         long[] data = t.sharedData(0);
-        long[][] rowIds = t.sharedRowIds();
+        RowIds[] rowIds = t.sharedRowIds();
         long[] ents = t.entities();
         Table table = t.table();
         List<String> names = plan.variableNames();
@@ -354,7 +355,7 @@ public final class Query {
      */
     private boolean eachRow(ResultShape sh, Bindings b, Predicate<QueryRow> visitor) {
         long[] data = TableResult.captureData(sh, b);
-        long[][] rowIds = TableResult.rowIds(b, plan.fieldCount());
+        RowIds[] rowIds = TableResult.rowIds(b, plan.fieldCount());
         Table table = b.table(0);
         long[] ents = table.entities();
         List<String> names = plan.variableNames();

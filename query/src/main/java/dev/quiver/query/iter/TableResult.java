@@ -1,6 +1,7 @@
 package dev.quiver.query.iter;
 
 import dev.quiver.query.engine.Bindings;
+import dev.quiver.query.engine.RowIds;
 import dev.quiver.storage.Schema;
 import dev.quiver.storage.World;
 import dev.quiver.storage.table.Column;
@@ -50,9 +51,9 @@ public final class TableResult {
     /** Variables, then field ids, then field sources, then set bits, then self bits (bitsets of (fields + 63) / 64 words). */
     private final long[] data;
     /** Per field: the id of each row (entry i for row i) when it differs by row, else null; null when no field has per-row ids. */
-    private final long[][] rowIds;
+    private final RowIds[] rowIds;
 
-    private TableResult(ResultShape shape, Table table, long[] entities, int offset, int count, long[] data, long[][] rowIds) {
+    private TableResult(ResultShape shape, Table table, long[] entities, int offset, int count, long[] data, RowIds[] rowIds) {
         this.shape = shape;
         this.writeCount = shape.world().writeCount();
         this.table = table;
@@ -115,13 +116,13 @@ public final class TableResult {
      * The per-row ids of a batch's fields (the engine's fresh arrays, not copied), or null when
      * every field has one id. Internal, like {@link #captureData}.
      */
-    public static long[][] rowIds(Bindings b, int nf) {
-        long[][] out = null;
+    public static RowIds[] rowIds(Bindings b, int nf) {
+        RowIds[] out = null;
         for (int f = 0; f < nf; f++) {
-            long[] ids = b.fieldRowIds(f);
+            RowIds ids = b.fieldRowIds(f);
             if (ids != null) {
                 if (out == null) {
-                    out = new long[nf][];
+                    out = new RowIds[nf];
                 }
                 out[f] = ids;
             }
@@ -188,7 +189,7 @@ public final class TableResult {
     }
 
     /** Internal (with {@link #sharedData}): per field the ids of the rows when they differ by row, else null; null when none do. Do not modify. */
-    public long[][] sharedRowIds() {
+    public RowIds[] sharedRowIds() {
         return rowIds;
     }
 
@@ -271,7 +272,7 @@ public final class TableResult {
     public long fieldId(int f, int i) {
         Objects.checkIndex(i, count);
         if (fieldIdPerRow(f)) {
-            return rowIds[f][i];
+            return rowIds[f].id(i);
         }
         return fieldSet(f) ? data[nv() + f] : 0;
     }
@@ -284,7 +285,7 @@ public final class TableResult {
      */
     public long[] fieldIds(int f) {
         if (fieldIdPerRow(f)) {
-            return rowIds[f];
+            return rowIds[f].toArray();
         }
         long[] out = new long[count];
         Arrays.fill(out, fieldSet(f) ? data[nv() + f] : 0);
