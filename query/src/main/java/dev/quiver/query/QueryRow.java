@@ -1,5 +1,6 @@
 package dev.quiver.query;
 
+import dev.quiver.query.engine.RowIds;
 import dev.quiver.query.iter.FieldRead;
 import dev.quiver.query.iter.FieldValueException;
 import dev.quiver.query.iter.FieldValues;
@@ -34,12 +35,12 @@ public final class QueryRow {
      */
     private final long[] data;
     /** Per field, the ids of the step's rows when they differ by row, else null; null when none do. */
-    private final long[][] rowIds;
+    private final RowIds[] rowIds;
     /** This row's position in {@link #rowIds}. */
     private final int rowIndex;
 
     QueryRow(World world, List<String> names, long thisEntity, Table thisTable, int thisRow, int fields, long[] data,
-             long[][] rowIds, int rowIndex) {
+             RowIds[] rowIds, int rowIndex) {
         this.world = world;
         this.names = names;
         this.thisEntity = thisEntity;
@@ -117,7 +118,7 @@ public final class QueryRow {
         if (!fieldSet(i)) {
             return 0;
         }
-        return rowIds != null && rowIds[i] != null ? rowIds[i][rowIndex] : data[vars() + i];
+        return rowIds != null && rowIds[i] != null ? rowIds[i].id(rowIndex) : data[vars() + i];
     }
 
     /** The entity field {@code i} matched on (its source); 0 when not set; {@code *} for a {@code _} source. */

@@ -18,7 +18,7 @@ public final class Bindings {
     /** The first row of a batch in {@code tables[0]} ({@link #batchOffset()}). */
     int batchOffset;
     /** Per field: the ids of a batch's rows when they differ by row, else null ({@link #fieldRowIds}). */
-    final long[][] rowIds;
+    final RowIds[] rowIds;
 
     Bindings(int slots, int fields) {
         values = new long[slots];
@@ -27,7 +27,7 @@ public final class Bindings {
         fieldIds = new long[fields];
         fieldSources = new long[fields];
         fieldSet = new boolean[fields];
-        rowIds = new long[fields][];
+        rowIds = new RowIds[fields];
     }
 
     /** The entity bound to a slot, 0 when unbound. */
@@ -64,12 +64,12 @@ public final class Bindings {
 
     /**
      * For a batch ({@link #batchRows()}): the id field {@code field} matched on each of its rows,
-     * entry {@code i} for row {@code batchOffset() + i}, when the ids differ by row (a wildcard pair
-     * term over non-fragmenting pairs, whose table holds only the marker {@code (R, *)}); null when
-     * the field has the one id {@link #fieldId}, and always null outside batches. A fresh array per
-     * batch, not reused by the engine: a sink may keep it (do not modify it).
+     * {@link RowIds#id id(i)} for row {@code batchOffset() + i}, when the ids differ by row (a
+     * wildcard pair term over non-fragmenting pairs, whose table holds only the marker
+     * {@code (R, *)}); null when the field has the one id {@link #fieldId}, and always null outside
+     * batches. A new object per batch, not reused by the engine: a sink may keep it.
      */
-    public long[] fieldRowIds(int field) {
+    public RowIds fieldRowIds(int field) {
         return batchRows > 0 && fieldSet[field] ? rowIds[field] : null;
     }
 

@@ -37,9 +37,9 @@ final class Closure {
     private final World world;
     private final long relationship;
     private final int rel;
-    private final Int2ObjectOpenHashMap<int[]> upMemo = new Int2ObjectOpenHashMap<>();
-    private final Int2ObjectOpenHashMap<int[]> targetMemo = new Int2ObjectOpenHashMap<>();
-    private final Int2ObjectOpenHashMap<int[]> downMemo = new Int2ObjectOpenHashMap<>();
+    private final IndexMemo upMemo = new IndexMemo();
+    private final IndexMemo targetMemo = new IndexMemo();
+    private final IndexMemo downMemo = new IndexMemo();
     private final Int2ObjectOpenHashMap<int[]> downSorted = new Int2ObjectOpenHashMap<>();
     private final Int2IntOpenHashMap testCounts = new Int2IntOpenHashMap();
     private long memoSize;
@@ -321,7 +321,7 @@ final class Closure {
         }
     }
 
-    private void memo(Int2ObjectOpenHashMap<int[]> map, int key, int[] value) {
+    private void memo(IndexMemo map, int key, int[] value) {
         if (memoSize + value.length + 4 <= MEMO_BUDGET) {
             map.put(key, value);
             memoSize += value.length + 4;

@@ -267,11 +267,7 @@ final class SparseOps {
         int n = to - from;
         long saved = ev.startRows(slot, tb, from, n);
         if (!anyS && !ev.counting && s.field() >= 0) {
-            long[] ids = new long[n];
-            for (int i = 0; i < n; i++) {
-                ids[i] = Ids.pairOfIndices(rel, firsts[from + i]);
-            }
-            ev.b.rowIds[s.field()] = ids;
+            ev.b.rowIds[s.field()] = new RowIds(rel, firsts, from, n);
         }
         boolean r = ev.emit(s, t, Ids.pairOfIndices(rel, Math.abs(firsts[from])), tb.entity(from), k);
         ev.endRows(slot, saved);

@@ -1,6 +1,7 @@
 package dev.quiver.query.iter;
 
 import dev.quiver.query.engine.Bindings;
+import dev.quiver.query.engine.RowIds;
 import dev.quiver.storage.Schema;
 import dev.quiver.storage.World;
 import dev.quiver.storage.table.Column;
@@ -50,9 +51,9 @@ public final class TableResult {
     /** Variables, then field ids, then field sources, then set bits, then self bits (bitsets of (fields + 63) / 64 words). */
     private final long[] data;
     /** Per field: the id of each row (entry i for row i) when it differs by row, else null; null when no field has per-row ids. */
-    private final long[][] rowIds;
+    private final RowIds[] rowIds;
 
-    private TableResult(ResultShape shape, Table table, long[] entities, int offset, int count, long[] data, long[][] rowIds) {
+    private TableResult(ResultShape shape, Table table, long[] entities, int offset, int count, long[] data, RowIds[] rowIds) {
         this.shape = shape;
         this.writeCount = shape.world().writeCount();
         this.table = table;
@@ -67,6 +68,29 @@ public final class TableResult {
      * Internal (called by the query as the engine yields): copies the current bindings into a step.
      */
     public static TableResult capture(ResultShape shape, Bindings b) {
+        int nf = shape.fieldCount();
+        long[] data = captureData(shape, b);
+        if (!shape.hasThis()) {
+            return new TableResult(shape, null, NO_ENTITY, 0, 1, data, null);
+        }
+        long self = b.value(0);
+        Table t = b.table(0);
+        if (t != null && b.batchRows() > 0) {
+            return new TableResult(shape, t, t.entities(), b.batchOffset(), b.batchRows(), data, rowIds(b, nf));
+        }
+        int row = b.row(0);
+        if (t != null && row >= 0 && row < t.count() && t.entity(row) == self) {
+            return new TableResult(shape, t, t.entities(), row, 1, data, null);
+        }
+        return new TableResult(shape, null, new long[] {self}, 0, 1, data, null);
+    }
+
+    /**
+     * Internal (for {@link dev.quiver.query.Query}'s row-by-row iteration, which builds rows from
+     * the bindings without a step object): the current bindings in the layout of
+     * {@link #sharedData}, a new array.
+     */
+    public static long[] captureData(ResultShape shape, Bindings b) {
         int nv = shape.variableSlots().length, nf = shape.fieldCount(), words = (nf + 63) / 64;
         long[] data = new long[nv + 2 * nf + 2 * words];
         for (int i = 0; i < nv; i++) {
@@ -85,28 +109,20 @@ public final class TableResult {
                 data[nv + 2 * nf + words + (f >>> 6)] |= 1L << f;
             }
         }
-        if (!shape.hasThis()) {
-            return new TableResult(shape, null, NO_ENTITY, 0, 1, data, null);
-        }
-        Table t = b.table(0);
-        if (t != null && b.batchRows() > 0) {
-            return new TableResult(shape, t, t.entities(), b.batchOffset(), b.batchRows(), data, rowIds(b, nf));
-        }
-        int row = b.row(0);
-        if (t != null && row >= 0 && row < t.count() && t.entity(row) == self) {
-            return new TableResult(shape, t, t.entities(), row, 1, data, null);
-        }
-        return new TableResult(shape, null, new long[] {self}, 0, 1, data, null);
+        return data;
     }
 
-    /** The per-row ids of a batch's fields (the engine's fresh arrays, not copied), or null when every field has one id. */
-    private static long[][] rowIds(Bindings b, int nf) {
-        long[][] out = null;
+    /**
+     * The per-row ids of a batch's fields (the engine's fresh arrays, not copied), or null when
+     * every field has one id. Internal, like {@link #captureData}.
+     */
+    public static RowIds[] rowIds(Bindings b, int nf) {
+        RowIds[] out = null;
         for (int f = 0; f < nf; f++) {
-            long[] ids = b.fieldRowIds(f);
+            RowIds ids = b.fieldRowIds(f);
             if (ids != null) {
                 if (out == null) {
-                    out = new long[nf][];
+                    out = new RowIds[nf];
                 }
                 out[f] = ids;
             }
@@ -173,7 +189,7 @@ public final class TableResult {
     }
 
     /** Internal (with {@link #sharedData}): per field the ids of the rows when they differ by row, else null; null when none do. Do not modify. */
-    public long[][] sharedRowIds() {
+    public RowIds[] sharedRowIds() {
         return rowIds;
     }
 
@@ -256,7 +272,7 @@ public final class TableResult {
     public long fieldId(int f, int i) {
         Objects.checkIndex(i, count);
         if (fieldIdPerRow(f)) {
-            return rowIds[f][i];
+            return rowIds[f].id(i);
         }
         return fieldSet(f) ? data[nv() + f] : 0;
     }
@@ -269,7 +285,7 @@ public final class TableResult {
      */
     public long[] fieldIds(int f) {
         if (fieldIdPerRow(f)) {
-            return rowIds[f];
+            return rowIds[f].toArray();
         }
         long[] out = new long[count];
         Arrays.fill(out, fieldSet(f) ? data[nv() + f] : 0);
