@@ -357,9 +357,9 @@ public final class Query {
         long[] data = TableResult.captureData(sh, b);
         RowIds[] rowIds = TableResult.rowIds(b, plan.fieldCount());
         Table table = b.table(0);
-        long[] ents = table.entities();
-        List<String> names = plan.variableNames();
         int off = b.batchOffset(), fields = plan.fieldCount();
+        long[] ents = table.entities(off, off + b.batchRows()); // a lazily read table reads just these rows' chunks
+        List<String> names = plan.variableNames();
         for (int i = 0, n = b.batchRows(); i < n; i++) {
             if (!visitor.test(new QueryRow(world, names, ents[off + i], table, off + i, fields, data, rowIds, i))) {
                 return false;

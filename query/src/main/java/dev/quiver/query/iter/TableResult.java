@@ -76,11 +76,12 @@ public final class TableResult {
         long self = b.value(0);
         Table t = b.table(0);
         if (t != null && b.batchRows() > 0) {
-            return new TableResult(shape, t, t.entities(), b.batchOffset(), b.batchRows(), data, rowIds(b, nf));
+            return new TableResult(shape, t, t.entities(b.batchOffset(), b.batchOffset() + b.batchRows()), b.batchOffset(),
+                b.batchRows(), data, rowIds(b, nf));
         }
         int row = b.row(0);
         if (t != null && row >= 0 && row < t.count() && t.entity(row) == self) {
-            return new TableResult(shape, t, t.entities(), row, 1, data, null);
+            return new TableResult(shape, t, t.entities(row, row + 1), row, 1, data, null);
         }
         return new TableResult(shape, null, new long[] {self}, 0, 1, data, null);
     }
