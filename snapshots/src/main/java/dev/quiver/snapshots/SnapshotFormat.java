@@ -1,7 +1,7 @@
 package dev.quiver.snapshots;
 
 /**
- * The byte layout of a snapshot file, format version 6. All integers are big-endian. The page
+ * The byte layout of a snapshot file, format version 7. All integers are big-endian. The page
  * records carry the world's own pages, so the version follows the world's page format: version 1
  * held world-format-1 pages (a types page and row pages per table), version 2 world-format-2
  * pages (tables 64 to a page), version 3 world-format-3 pages (varint encodings, LZ4), version 4
@@ -9,12 +9,13 @@ package dev.quiver.snapshots;
  * builtins), version 5 world-format-5 pages (the DontFragment and Union builtins, sparse markers
  * {@code (R, *)} in table types with the sparse pairs in the reverse pages; name pages by hash bucket),
  * version 6 world-format-6 pages (the same page bodies; format 6 changed the world's WAL, which
- * snapshots do not hold, and its meta page says 6). A snapshot of another version is refused by name; restore it with the build that
+ * snapshots do not hold, and its meta page says 6), version 7 world-format-7 pages (the
+ * DisabledRelationship builtin: disabled pairs {@code (R, T)} held as {@code (R~, T)}). A snapshot of another version is refused by name; restore it with the build that
  * wrote it, or load its export.
  *
  * <pre>
  * header   6 bytes  magic, ASCII "QVSNAP"
- *          int32    format version (6)
+ *          int32    format version (7)
  * record   byte     'P' (0x50)
  *  (each   uint16   length n of the map name, 1..{@value #MAX_MAP_NAME_BYTES}
  *   page)  n bytes  map name, UTF-8
@@ -38,7 +39,7 @@ final class SnapshotFormat {
     static final byte[] MAGIC = {'Q', 'V', 'S', 'N', 'A', 'P'};
 
     /** The format version this build reads and writes. */
-    static final int VERSION = 6;
+    static final int VERSION = 7;
 
     /** Header size: magic and version. */
     static final int HEADER_BYTES = MAGIC.length + 4;

@@ -45,8 +45,12 @@ public final class WorldFormat {
      * gained and lost, {@link PageImage#delta()}) in its WAL record, flagged in the entry's map
      * byte; whole bucket pages are written when a checkpoint seals a generation. A build of
      * format 5 would misread such a WAL, so the version changes with it.
+     * 7: the builtin DisabledRelationship (32) exists: it marks the toggle companion R~ of a
+     * relationship R with CanToggle (a child of R named {@code ~}), whose pairs {@code (R~, T)} are
+     * disabled pairs {@code (R, T)} ({@code rules.Toggles}); an older build would read them as
+     * pairs of an ordinary relationship, and a format-6 world lacks the builtin.
      */
-    public static final int VERSION = 6;
+    public static final int VERSION = 7;
     /**
      * Page families, in map-id order (the id is part of every stored key, so it never changes).
      * {@code components} ({@link #COMPONENTS}) is retired since version 4: no page of it is written
