@@ -245,6 +245,35 @@ public final class TraitRules {
         }
     }
 
+    /**
+     * For an instantiation ({@link Prefabs}): true when the pair {@code id} of a base is not to be
+     * copied because the instance's own type {@code own} or the pairs {@code collected} from nearer
+     * bases already take its place: a pair of the same Exclusive relationship (R and its companion
+     * R~ count as one, {@link Toggles}), or the same pair in its other toggle state ({@code (R, T)}
+     * for {@code (R~, T)} and back: the nearest base decides).
+     */
+    public boolean takenOnInstantiation(long id, long[] own, LongArrayList collected) {
+        int rel = Ids.first(id), base = traits.ruleSubject(rel);
+        int companion = base != rel ? rel : traits.has(base, Builtin.CAN_TOGGLE) ? traits.companion(base) : 0;
+        if (companion != 0) {
+            long other = Ids.pairOfIndices(base != rel ? base : companion, Ids.second(id));
+            if (java.util.Arrays.binarySearch(own, other) >= 0 || collected.contains(other)) {
+                return true;
+            }
+        }
+        if (!traits.has(base, Builtin.EXCLUSIVE)) {
+            return false;
+        }
+        for (long[] ids : new long[][] {own, collected.toLongArray()}) {
+            for (long x : ids) {
+                if (Ids.isPair(x) && (Ids.first(x) == base || (companion != 0 && Ids.first(x) == companion))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** Adds one checked id to entity index {@code idx} under the traits; an id it has changes nothing. */
     public void add(int idx, long id) {
         add(idx, id, false);
