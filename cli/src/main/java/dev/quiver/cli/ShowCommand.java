@@ -41,8 +41,10 @@ final class ShowCommand extends BaseCommand {
             }
             for (long id : w.inheritedIds(e)) {
                 Map<String, Object> value = w.schema(id) == null ? null : w.get(e, id);
-                out().println("  " + w.idToString(id) + (value == null ? "" : " " + value)
-                        + " (inherited from " + w.path(w.owner(e, id)) + ")");
+                long off = dev.quiver.index.Ids.isPair(id) ? w.disabledId(id) : 0;
+                boolean disabledPair = off != 0 && dev.quiver.index.Ids.isPair(off);
+                out().println("  " + w.idToString(disabledPair ? off : id) + (value == null ? "" : " " + value)
+                        + (disabledPair ? " (disabled)" : "") + " (inherited from " + w.path(w.owner(e, id)) + ")");
             }
             if (w.tableAccess().sparse().isSparse(dev.quiver.index.Ids.index(e))) { // FEATURES TRT-16
                 out().println("  (relationship stored sparse: its pairs do not fragment tables"

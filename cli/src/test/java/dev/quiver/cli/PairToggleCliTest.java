@@ -2,6 +2,8 @@ package dev.quiver.cli;
 
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -18,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class PairToggleCliTest extends FreshWorldCliTest {
     @Test
-    void disableAndEnableAPairKeepingItsValue() {
+    void disableAndEnableAPairKeepingItsValue() throws IOException {
         run("component", w, "Owes", "amount:f64").ok();
         run("add", w, "Owes", "CanToggle").ok();
         run("new", w, "alice").ok();
@@ -39,6 +41,12 @@ class PairToggleCliTest extends FreshWorldCliTest {
         run("restore", snap.toString(), restored).ok();
         assertEquals("bob\n  (Owes,alice) {amount=12.5} (disabled)\n", run("show", restored, "bob").ok().out());
         assertTrue(run("check", restored).ok().out().startsWith("ok"));
+        Path out = tmp.resolve("x");
+        run("export", w, out.toString(), "--format", "csv").ok();
+        String edges = Files.readString(out.resolve("edges.csv"));
+        assertEquals(1, edges.lines().filter(l -> l.contains(",Owes,")).count(), "only carol's edge: " + edges);
+        assertTrue(!edges.contains("ChildOf"), "the companion Owes.~ is no vertex and has no edge: " + edges);
+        assertTrue(!Files.readString(out.resolve("vertices.csv")).contains("~"));
         assertEquals("bob: (Owes,alice) enabled\n", run("enable", w, "bob", "(Owes, alice)").ok().out());
         assertEquals("bob\n  (Owes,alice) {amount=12.5}\n", show("bob"));
         assertEquals("2\n", run("query", w, "(Owes, *)", "--format", "count").ok().out());
@@ -46,6 +54,18 @@ class PairToggleCliTest extends FreshWorldCliTest {
         run("disable", w, "bob", "(Owes, alice)").ok();
         run("remove", w, "bob", "(Owes, *)").ok();
         assertEquals("bob\n", show("bob"));
+    }
+
+    @Test
+    void anInheritedDisabledPairShowsAsDisabled() {
+        run("add", w, "Likes", "CanToggle", "(OnInstantiate, Inherit)").ok();
+        run("add", w, "base", "(Likes, cake)").ok();
+        run("disable", w, "base", "(Likes, cake)").ok();
+        run("add", w, "kid", "(IsA, base)").ok();
+        assertEquals("kid\n  (IsA,base)\n  (Likes,cake) (disabled) (inherited from base)\n", show("kid"));
+        assertEquals("0\n", run("query", w, "(Likes, cake)", "--format", "count").ok().out());
+        run("enable", w, "base", "(Likes, cake)").ok();
+        assertEquals("kid\n  (IsA,base)\n  (Likes,cake) (inherited from base)\n", show("kid"));
     }
 
     @Test
