@@ -131,6 +131,17 @@ class PairToggleTest {
         assertEquals(List.of("(In.~,kitchen)"), ids(e));
         w.enable(e, w.pair(in, kitchen));
         assertEquals(List.of("(In,kitchen)"), ids(e));
+        // instantiation: a base's disabled pair does not replace the instance's own Exclusive pair
+        long base = w.entity("base");
+        w.add(base, w.pair(in, kitchen));
+        w.disable(base, w.pair(in, kitchen));
+        long inst = w.entity("inst");
+        w.add(inst, w.pair(in, hall));
+        w.add(inst, w.pair(Builtin.IS_A, base));
+        assertEquals(List.of("(IsA,base)", "(In,hall)"), ids(inst));
+        long fresh = w.entity("fresh");
+        w.add(fresh, w.pair(Builtin.IS_A, base));
+        assertTrue(w.isDisabled(fresh, w.pair(in, kitchen)), "without a pair of its own it gets the disabled one");
     }
 
     @Test
@@ -239,6 +250,16 @@ class PairToggleTest {
         w.enable(inst, w.pair(owes, bank));
         assertEquals(Map.of("amount", 7.0), w.get(inst, w.pair(owes, bank)));
         assertTrue(w.isDisabled(prefab, w.pair(owes, bank)), "the prefab is unchanged");
+        for (long batch : w.instantiate(prefab, 3)) {
+            assertTrue(w.isDisabled(batch, w.pair(owes, bank)), "a batch instance gets it disabled too");
+            assertEquals(Map.of("amount", 7.0), w.get(batch, w.pair(w.resolve("Owes.~"), bank)));
+        }
+        // an instance holding the pair enabled, or another pair of an Exclusive relationship, keeps its own
+        long mine = w.entity("mine");
+        w.set(mine, w.pair(owes, bank), new Object[] {1.0});
+        w.add(mine, w.pair(Builtin.IS_A, prefab));
+        assertFalse(w.isDisabled(mine, w.pair(owes, bank)));
+        assertEquals(Map.of("amount", 1.0), w.get(mine, w.pair(owes, bank)));
         // an Inherit relationship: the instance sees the pair only while the base holds it enabled
         long likes = toggling("Likes");
         w.add(likes, w.pair(Builtin.ON_INSTANTIATE, Builtin.INHERIT));
