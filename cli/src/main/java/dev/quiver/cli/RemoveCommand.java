@@ -56,8 +56,9 @@ final class RemoveCommand extends BaseCommand {
                 long e = tx.resolve(entity);
                 for (String text : ids) {
                     long id = tx.id(text);
-                    if (tx.owns(e, id)) {
-                        tx.remove(e, id);
+                    long[] had = tx.type(e);
+                    tx.remove(e, id); // an id held disabled goes too (Flecs v4 CanToggle)
+                    if (!java.util.Arrays.equals(had, tx.type(e))) {
                         removed.add(tx.idToString(id));
                     }
                 }

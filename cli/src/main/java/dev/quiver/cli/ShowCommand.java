@@ -11,7 +11,8 @@ import java.util.Map;
 /** {@code quiver show WORLD ENTITY}: prints an entity's ids and component values. */
 @Command(name = "show", header = "Show an entity: its ids and component values.",
         description = "Prints ENTITY's path and every id of its type, one per line, with the value of "
-                + "each component; then the ids it inherits through IsA ((OnInstantiate, Inherit) ids of "
+                + "each component (a pair disabled with quiver disable is printed as that pair, marked "
+                + "'(disabled)'); then the ids it inherits through IsA ((OnInstantiate, Inherit) ids of "
                 + "its bases), each marked 'inherited from BASE' with the value that base holds.")
 final class ShowCommand extends BaseCommand {
     @Mixin
@@ -31,12 +32,19 @@ final class ShowCommand extends BaseCommand {
             out().println(w.path(e));
             for (long id : w.type(e)) {
                 Map<String, Object> value = w.schema(id) == null ? null : w.get(e, id);
+                long off = dev.quiver.index.Ids.isPair(id) ? w.disabledId(id) : 0;
+                if (off != 0 && dev.quiver.index.Ids.isPair(off)) { // (R~, T): the pair (R, T) disabled
+                    out().println("  " + w.idToString(off) + (value == null ? "" : " " + value) + " (disabled)");
+                    continue;
+                }
                 out().println("  " + w.idToString(id) + (value == null ? "" : " " + value));
             }
             for (long id : w.inheritedIds(e)) {
                 Map<String, Object> value = w.schema(id) == null ? null : w.get(e, id);
-                out().println("  " + w.idToString(id) + (value == null ? "" : " " + value)
-                        + " (inherited from " + w.path(w.owner(e, id)) + ")");
+                long off = dev.quiver.index.Ids.isPair(id) ? w.disabledId(id) : 0;
+                boolean disabledPair = off != 0 && dev.quiver.index.Ids.isPair(off);
+                out().println("  " + w.idToString(disabledPair ? off : id) + (value == null ? "" : " " + value)
+                        + (disabledPair ? " (disabled)" : "") + " (inherited from " + w.path(w.owner(e, id)) + ")");
             }
             if (w.tableAccess().sparse().isSparse(dev.quiver.index.Ids.index(e))) { // FEATURES TRT-16
                 out().println("  (relationship stored sparse: its pairs do not fragment tables"

@@ -30,6 +30,30 @@ class ToggleQueryTest extends QueryTestSupport {
         assertEquals(list(), these("(Disabled, *)"));
     }
 
+    /**
+     * A disabled pair {@code (R, T)} is held as {@code (R~, T)} of R's toggle companion
+     * ({@code rules.Toggles}): terms over (R, T), (R, *) and (R, $x), with R traversed or not, skip
+     * it with no engine support; enabling brings it back.
+     */
+    @Test
+    void disabledPairsAreSkippedByEveryTermOverTheirRelationship() {
+        with("Likes", "CanToggle");
+        with("a", "(Likes, x)", "Npc");
+        long b = with("b", "(Likes, x)", "(Likes, y)", "Npc");
+        long c = with("c", "(Likes, x)", "Npc");
+        w.disable(b, w.ensureId("(Likes, x)"));
+        w.disable(c, w.ensureId("(Likes, x)"));
+        assertEquals(list("a"), these("(Likes, x)"));
+        assertEquals(list("a", "b"), these("(Likes, *)"));
+        assertEquals(list("a | $t=x", "b | $t=y"), answers("(Likes, $t)"));
+        assertEquals(list("b", "c"), these("Npc, !(Likes, x)"));
+        assertEquals(list("c"), these("Npc, !(Likes, *)"));
+        assertEquals(0, count("Likes(b, x)"));
+        assertEquals(1, count("Likes(b, y)"));
+        w.enable(b, w.ensureId("(Likes, x)"));
+        assertEquals(list("a", "b"), these("(Likes, x)"));
+    }
+
     @Test
     void aDisabledTagOnTheEntityIsAnotherThing() {
         with("Mass", "CanToggle");

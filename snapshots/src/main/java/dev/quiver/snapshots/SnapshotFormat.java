@@ -11,7 +11,8 @@ package dev.quiver.snapshots;
  * version 6 world-format-6 pages (the same page bodies; format 6 changed the world's WAL, which
  * snapshots do not hold, and its meta page says 6), version 7 world-format-7 pages (entity pages
  * with each alive entity's table and row, the meta page with the alive count, name pages with each
- * entry's generation and hash, schema pages with field ranges). A snapshot of another version is
+ * entry's generation and hash, schema pages with field ranges, the DisabledRelationship builtin:
+ * disabled pairs {@code (R, T)} held as {@code (R~, T)}). A snapshot of another version is
  * refused by name; restore it with the build that
  * wrote it, or load its export.
  *

@@ -14,8 +14,9 @@ import dev.quiver.index.Ids;
  * is Flecs' {@link #DONT_FRAGMENT}.
  *
  * <p>Indices 28 (CanToggle) and 29 (Transient) came with page format 4, 30 (DontFragment) and 31
- * (Union) with page format 5 ({@code format.WorldFormat#VERSION}): older worlds, which lack them,
- * are refused by version.
+ * (Union) with page format 5, 32 (DisabledRelationship) with page format 7
+ * ({@code format.WorldFormat#VERSION}): older worlds, which lack them, are refused by version. A new
+ * builtin takes a free index below {@link #FIRST_USER_INDEX}, so user entity ids never move.
  */
 public final class Builtin {
     private Builtin() {}
@@ -70,6 +71,14 @@ public final class Builtin {
      * adds both ({@code (With, Exclusive)} and {@code (With, DontFragment)} on Union).
      */
     public static final long UNION = 31;
+    /**
+     * The marker of a toggle companion (Flecs v4 CanToggle on a relationship, {@code rules.Toggles}):
+     * a relationship R with CanToggle gets, on the first disable of one of its pairs, a hidden
+     * companion relationship R~, a child of R named {@code ~} (outside the name grammar, so no user
+     * entity can take that name) carrying this tag and R's schema. A disabled pair {@code (R, T)} is
+     * held as {@code (R~, T)} with its value. Companions are protected like builtins.
+     */
+    public static final long DISABLED_RELATIONSHIP = 32;
 
     /** First entity index handed to user entities. */
     public static final int FIRST_USER_INDEX = 256;
@@ -81,7 +90,8 @@ public final class Builtin {
         String[] n = {null, "*", "_", "ChildOf", "IsA", "Transitive", "Reflexive", "Exclusive", "Symmetric",
             "Acyclic", "Traversable", "With", "OneOf", "Final", "PairIsTag", "OnDelete", "OnDeleteTarget",
             "Remove", "Delete", "Panic", "Prefab", "Disabled", "Component", "Singleton", "OnInstantiate",
-            "Override", "Inherit", "DontInherit", "CanToggle", "Transient", "DontFragment", "Union"};
+            "Override", "Inherit", "DontInherit", "CanToggle", "Transient", "DontFragment", "Union",
+            "DisabledRelationship"};
         System.arraycopy(n, 0, NAMES, 0, n.length);
     }
 

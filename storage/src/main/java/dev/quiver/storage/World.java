@@ -645,6 +645,7 @@ public final class World implements AutoCloseable {
         if (Builtin.isBuiltin(e)) {
             throw new BuiltinException("cannot delete builtin " + m.entities.name(idx));
         }
+        m.rules.checkNotBuiltin(idx); // a toggle companion R~ goes with R only
         mutate(() -> m.cleanup.delete(idx));
     }
 
@@ -684,12 +685,15 @@ public final class World implements AutoCloseable {
     // ------------------------------------------------------------------ toggling (Flecs v4 CanToggle)
 
     /**
-     * Disables a component or tag on an entity without removing it (Flecs v4 {@code ecs_enable_id}),
-     * for an id with {@link Builtin#CAN_TOGGLE}: the entity holds {@code (Disabled, id)} in its place
-     * with its value ({@link Toggles}), so queries skip it and {@link #has}, {@link #get} do not see
-     * it. Removing the id removes it disabled too; adding or setting it meanwhile is refused.
+     * Disables a component, tag or pair on an entity without removing it (Flecs v4
+     * {@code ecs_enable_id}), for an id with {@link Builtin#CAN_TOGGLE} (a pair: its relationship):
+     * the entity holds {@code (Disabled, id)}, or {@code (R~, T)} for a pair {@code (R, T)} (R's
+     * toggle companion), in its place with its value ({@link Toggles}), so queries skip it and
+     * {@link #has}, {@link #get}, {@link #targets} do not see it. Removing the id (or {@code (R, *)})
+     * removes it disabled too; adding or setting it meanwhile is refused.
      *
-     * @throws ToggleException when the id lacks CanToggle, is a pair, or the entity does not own it
+     * @throws ToggleException when the id lacks CanToggle, is a wildcard, or the entity does not own it
+     * @throws SparseStorageException when the pair's relationship is stored sparse (DontFragment)
      * @throws BuiltinException when the entity is a builtin
      */
     public void disable(long e, long id) {
@@ -700,7 +704,7 @@ public final class World implements AutoCloseable {
      * Enables a component or tag disabled with {@link #disable}: the id and its value are back.
      * Enabling an enabled id changes nothing.
      *
-     * @throws ToggleException when the id lacks CanToggle, is a pair, or the entity does not own it
+     * @throws ToggleException when the id lacks CanToggle, is a wildcard, or the entity does not own it
      * @throws BuiltinException when the entity is a builtin
      */
     public void enable(long e, long id) {
@@ -714,9 +718,17 @@ public final class World implements AutoCloseable {
         mutate(() -> m.toggles.set(idx, id, enabled));
     }
 
-    /** True when the entity holds {@code id} disabled ({@link #disable}). */
+    /** True when the entity holds {@code id} (a component, tag or pair) disabled ({@link #disable}). */
     public boolean isDisabled(long e, long id) {
         return m.toggles.isDisabled(aliveIndex(e), id);
+    }
+
+    /**
+     * The id an id of a type stands for when it holds one disabled: C for {@code (Disabled, C)},
+     * {@code (R, T)} for {@code (R~, T)}; 0 for any other id.
+     */
+    public long disabledId(long id) {
+        return m.toggles.enabledForm(id);
     }
 
     // ------------------------------------------------------------------ read side

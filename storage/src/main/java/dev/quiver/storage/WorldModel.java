@@ -61,7 +61,7 @@ final class WorldModel {
         Traits[] traitsRef = new Traits[1];
         schemas = new Schemas(rel -> traitsRef[0].pairIsTag(rel));
         tables = new TableSet(changes, schemas);
-        traits = new Traits(entities, tables, schemas);
+        traits = new Traits(entities, names, tables, schemas);
         traitsRef[0] = traits;
         moves = new TableMoves(entities, tables, reverse, names, changes);
         paths = new Paths(entities, names, tables);
@@ -76,9 +76,10 @@ final class WorldModel {
         prefabs.setValidators(validators);
         rules.setInstantiation(prefabs);
         cleanup = new Cleanup(entities, tables, moves, reverse, names, schemas, traits, paths, changes);
-        toggles = new Toggles(entities, tables, moves, traits, paths, changes);
         fieldReads = new FieldReads(values, paths);
         sparse = new SparsePairs(entities, tables, moves, reverse, traits, schemas, paths, names);
+        toggles = new Toggles(entities, tables, moves, traits, paths, changes, hierarchy, schemas, sparse);
+        rules.setToggles(toggles);
         paths.setSparse(sparse);
         prefabs.setSparse(sparse);
         traits.setSparse(sparse);

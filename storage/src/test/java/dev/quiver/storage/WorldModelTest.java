@@ -42,6 +42,14 @@ import static org.junit.jupiter.api.Assertions.fail;
  * and must equal the model without H's pairs. {@code warnings()} must name a cycle for exactly the
  * non-Symmetric relationships whose pairs form one in the model.
  *
+ * <p>Pair toggling (Flecs v4 CanToggle on a relationship, {@code rules.Toggles}): {@code X}
+ * (Exclusive) and {@code S} (Symmetric) have CanToggle, and their pairs are disabled and enabled; a
+ * disabled {@code (X, t)} is {@code (X.~, t)} in the model (the companion's path). Exclusive counts
+ * disabled pairs, adding a disabled pair is refused, removing {@code (X, t)} removes it disabled,
+ * a disabled Symmetric pair keeps its mirror (and a mirror disabled on the other side stays
+ * disabled), instantiation copies a disabled pair disabled unless the instance holds the pair or an
+ * Exclusive one already, and cleanup strips disabled pairs like enabled ones.
+ *
  * <p>Reproduce a failure with {@code -Dtests.seed=<seed>} (printed in the message).
  */
 class WorldModelTest {
@@ -149,10 +157,14 @@ class WorldModelTest {
                             || own.contains("(Disabled," + id + ")") || copies.contains("(Disabled," + id + ")")) {
                         continue;
                     }
-                    boolean exclusive = id.startsWith("(X,") || id.startsWith("(Y,");
-                    String prefix = exclusive ? id.substring(0, 3) : null;
-                    if (exclusive && (own.stream().anyMatch(x -> x.startsWith(prefix))
-                            || copies.stream().anyMatch(x -> x.startsWith(prefix)))) {
+                    boolean toggles = id.startsWith("(X") || id.startsWith("(S");
+                    if (toggles && (own.contains(otherState(id)) || copies.contains(otherState(id)))) {
+                        continue; // held in the other toggle state: the nearest base decides
+                    }
+                    boolean exclusive = id.startsWith("(X") || id.startsWith("(Y,");
+                    String group = exclusive ? group(id) : null;
+                    if (exclusive && (own.stream().anyMatch(x -> x.startsWith("(") && group(x).equals(group))
+                            || copies.stream().anyMatch(x -> x.startsWith("(") && group(x).equals(group)))) {
                         continue;
                     }
                     copies.add(id);
@@ -177,18 +189,21 @@ class WorldModelTest {
             }
         }
 
-        /** Adds an id under the traits: X is Exclusive, S Symmetric, W has (With, A). */
+        /**
+         * Adds an id under the traits: X is Exclusive, S Symmetric, W has (With, A); {@code (X.~, t)}
+         * and {@code (S.~, t)} are the pairs added disabled (the rules of X and S apply).
+         */
         void add(String e, String id) {
             TreeSet<String> mine = ids.get(e);
             if (id.startsWith("(Y,")) {
                 addPartner(e, target(id));
             } else if (id.startsWith("(")) {
-                String rel = rel(id), tgt = target(id);
+                String rel = group(id), tgt = target(id);
                 if (rel.equals("X")) {
-                    mine.removeIf(x -> x.startsWith("(X,"));
+                    mine.removeIf(x -> x.startsWith("(X,") || x.startsWith("(X.~,"));
                 }
                 mine.add(id);
-                if (rel.equals("S") && !tgt.equals(e)) {
+                if (rel.equals("S") && !tgt.equals(e) && !ids.get(tgt).contains("(S.~," + e + ")")) {
                     ids.get(tgt).add("(S," + e + ")");
                 }
             } else if (mine.add(id) && id.equals("W")) {
@@ -221,12 +236,32 @@ class WorldModelTest {
         }
 
         void remove(String e, String id) {
-            if (!ids.get(e).remove(id) && id.equals("T")) {
+            boolean had = ids.get(e).remove(id);
+            if (!had && id.equals("T")) {
                 ids.get(e).remove("(Disabled,T)"); // removing a disabled id removes it disabled
+            }
+            if (!had && id.startsWith("(") && (rel(id).equals("X") || rel(id).equals("S"))) {
+                had = ids.get(e).remove(off(id)); // a disabled pair too
             }
             if ((id.startsWith("(S,") || id.startsWith("(Y,")) && !target(id).equals(e)) {
                 ids.get(target(id)).remove("(" + rel(id) + "," + e + ")");
+                ids.get(target(id)).remove("(" + rel(id) + ".~," + e + ")");
             }
+        }
+
+        /** The disabled form of a pair of X or S: {@code (X.~, t)} for {@code (X, t)}. */
+        static String off(String pair) {
+            return "(" + rel(pair) + ".~," + target(pair) + ")";
+        }
+
+        /** The relationship whose rules apply to a pair: X for (X, t) and (X.~, t). */
+        static String group(String pair) {
+            return rel(pair).replace(".~", "");
+        }
+
+        /** The same pair in the other toggle state: (X, t) for (X.~, t) and back. */
+        static String otherState(String pair) {
+            return rel(pair).endsWith(".~") ? "(" + group(pair) + "," + target(pair) + ")" : off(pair);
         }
 
         /** The non-Symmetric relationships whose pairs close a cycle (self pairs included). */
@@ -319,6 +354,7 @@ class WorldModelTest {
     private final String[] tags = {"A", "B", "C", "W", "I", "N", "T", "K", "L"};
     private final String[] rels = {"R", "S", "X", "D", "P", "Y", "H"};
     private int restores;
+    private int pairToggles;
 
     @Test
     void randomOperationsAgreeWithModel() {
@@ -430,6 +466,8 @@ class WorldModelTest {
                 x.add(x.resolve("Y"), Builtin.EXCLUSIVE);
                 x.add(x.resolve("H"), Builtin.TRANSIENT);
                 x.add(x.resolve("T"), Builtin.CAN_TOGGLE);
+                x.add(x.resolve("X"), Builtin.CAN_TOGGLE);
+                x.add(x.resolve("S"), Builtin.CAN_TOGGLE);
                 declareDeletable(x, "K");
                 declareDeletable(x, "L");
             });
@@ -447,7 +485,8 @@ class WorldModelTest {
                 assertModel(seed, step, what);
                 tally.merge(what.replaceAll("[0-9]+", "N"), 1, Integer::sum);
             }
-            System.out.println("WorldModelTest seed " + seed + " (reproduce: -Dtests.seed=" + seed + "): " + tally);
+            System.out.println("WorldModelTest seed " + seed + " (reproduce: -Dtests.seed=" + seed + "): " + tally
+                    + ", pair toggles tried so far " + pairToggles);
         } finally {
             w.close();
         }
@@ -558,6 +597,27 @@ class WorldModelTest {
         model.ids.computeIfAbsent(name, k -> new TreeSet<>());
         String id;
         long raw;
+        if (op >= 10 && op < 12) {
+            // a pair of X or S is disabled or enabled (its companion X.~ or S.~ holds it disabled)
+            String r = rnd.nextBoolean() ? "X" : "S";
+            String tgt = pool.get(rnd.nextInt(8));
+            long te = x.entity(tgt);
+            model.ids.computeIfAbsent(tgt, k -> new TreeSet<>());
+            long pair = Ids.pair(x.resolve(r), te);
+            TreeSet<String> mine = model.ids.get(name);
+            String on = "(" + r + "," + tgt + ")";
+            pairToggles++;
+            if (mine.remove(on)) {
+                x.disable(e, pair);
+                mine.add(Model.off(on));
+            } else if (mine.remove(Model.off(on))) {
+                x.enable(e, pair);
+                mine.add(on);
+            } else {
+                assertThrows(ToggleException.class, () -> x.disable(e, pair), on + " is not on " + name);
+            }
+            return;
+        }
         if (op < 12) {
             long t = x.resolve("T");
             TreeSet<String> mine = model.ids.get(name);
@@ -637,6 +697,9 @@ class WorldModelTest {
         if (rnd.nextInt(3) == 0) {
             x.remove(e, raw);
             model.remove(name, id);
+        } else if ((id.startsWith("(X,") || id.startsWith("(S,")) && model.ids.get(name).contains(Model.off(id))) {
+            long p = raw;
+            assertThrows(ToggleException.class, () -> x.add(e, p), id + " is disabled on " + name);
         } else {
             x.add(e, raw);
             model.add(name, id);
@@ -681,6 +744,9 @@ class WorldModelTest {
         assertEquals(model.cyclic("R", "X", "D", "P", "H"), cyclic, where + ": relationships warned about cycles");
         // builtins, the declared tags and relationships, Weight and Speed come on top of the model's entities
         int declared = tags.length + rels.length + 2;
+        for (String companion : new String[] {"X.~", "S.~"}) {
+            declared += w.lookup(companion) != 0 ? 1 : 0; // made on the first disable of a pair
+        }
         assertEquals(live + declared, w.entityCount() - builtinCount(), where + ": entity count");
     }
 

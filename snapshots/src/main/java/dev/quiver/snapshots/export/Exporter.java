@@ -95,8 +95,8 @@ public final class Exporter {
         long n = 0;
         for (Table t : world.tableAccess().allTables()) {
             int count = t.count();
-            if (count == 0) {
-                continue;
+            if (count == 0 || t.hasId(Builtin.DISABLED_RELATIONSHIP)) {
+                continue; // toggle companions (R~, rules.Toggles) are hidden: no vertex, no edge
             }
             Column[] columns = t.columns();
             int[] base = new int[columns.length];
@@ -131,8 +131,8 @@ public final class Exporter {
         long n = 0;
         for (Table t : world.tableAccess().allTables()) {
             int count = t.count();
-            if (count == 0) {
-                continue;
+            if (count == 0 || t.hasId(Builtin.DISABLED_RELATIONSHIP)) {
+                continue; // toggle companions (R~, rules.Toggles) are hidden: no vertex, no edge
             }
             long[] entities = t.entities();
             for (long pair : t.type()) {

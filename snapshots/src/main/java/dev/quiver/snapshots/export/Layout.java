@@ -136,8 +136,8 @@ final class Layout {
     }
 
     /**
-     * True when a pair id of a table type is an exported edge kind: its relationship is selected
-     * and its target is a live user entity.
+     * True when a pair id of a table type is an exported edge kind: its relationship is selected,
+     * not Transient and no toggle companion (a disabled pair), and its target is a live user entity.
      */
     boolean isEdge(World world, long pair) {
         if (relationships != null && !relationships.contains(Ids.first(pair))) {
@@ -149,7 +149,8 @@ final class Layout {
         }
         // pairs of a Transient relationship (Tecs transient) are left out of exports as of snapshots
         long rel = world.entityOfIndex(Ids.first(pair));
-        return rel != 0 && !world.owns(rel, Builtin.TRANSIENT);
+        // a disabled pair (R~, T) of a toggle companion is left out, as queries leave it out
+        return rel != 0 && !world.owns(rel, Builtin.TRANSIENT) && !Ids.isPair(world.disabledId(pair));
     }
 
     /** Column index of the first field of a component's vertex columns, or -1. */

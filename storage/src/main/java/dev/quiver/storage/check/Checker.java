@@ -54,6 +54,7 @@ public final class Checker {
         checkReverseIndex(v);
         checkSparse(v);
         checkNames(v);
+        new Companions(p, paths, sparse).check(v); // toggle companions R~ (rules.Toggles)
         if (v.isEmpty() && persisted != null) {
             checkPersisted(persisted, v);
         }

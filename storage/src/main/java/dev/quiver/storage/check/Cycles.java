@@ -3,6 +3,7 @@ package dev.quiver.storage.check;
 import dev.quiver.index.Ids;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.entity.EntityIndex;
+import dev.quiver.storage.table.Table;
 import dev.quiver.storage.format.WorldParts;
 import dev.quiver.storage.rules.Paths;
 import dev.quiver.storage.table.Types;
@@ -83,9 +84,17 @@ public final class Cycles {
         return out;
     }
 
+    /**
+     * Symmetric relationships cycle by definition; a toggle companion's pairs are disabled pairs,
+     * which nothing traverses (rules.Toggles): neither is reported.
+     */
     private boolean isSymmetric(int rel) {
         EntityIndex ei = p.entities();
-        return ei.isAliveIndex(rel) && p.tables().get(ei.table(rel)).hasId(Builtin.SYMMETRIC);
+        if (!ei.isAliveIndex(rel)) {
+            return false;
+        }
+        Table t = p.tables().get(ei.table(rel));
+        return t.hasId(Builtin.SYMMETRIC) || t.hasId(Builtin.DISABLED_RELATIONSHIP);
     }
 
     /**

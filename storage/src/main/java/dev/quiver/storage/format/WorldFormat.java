@@ -49,6 +49,10 @@ public final class WorldFormat {
      * the meta page gives the number of alive entities; a {@code names} entry carries the
      * entity's generation and the key's hash (a bucket is read without entity pages).
      * Also in 7: schema pages carry field ranges ({@code Schema.Range}) after the defaults.
+     * Also in 7: the builtin DisabledRelationship (32) exists: it marks the toggle companion R~ of a
+     * relationship R with CanToggle (a child of R named {@code ~}), whose pairs {@code (R~, T)} are
+     * disabled pairs {@code (R, T)} ({@code rules.Toggles}); an older build would read them as
+     * pairs of an ordinary relationship, and a format-6 world lacks the builtin.
      */
     public static final int VERSION = 7;
     /**

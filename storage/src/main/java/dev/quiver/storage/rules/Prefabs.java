@@ -282,8 +282,7 @@ public final class Prefabs implements TraitRules.Instantiation {
                         || disabled.contains(Toggles.disabledPair(id)))) {
                     continue; // the instance holds it disabled, or a nearer base does (Flecs v4 CanToggle)
                 }
-                if (Ids.isPair(id) && isExclusive(Ids.first(id)) && (Types.hasPairOf(own, Ids.first(id))
-                        || collectedPairOf(ids, Ids.first(id)))) {
+                if (Ids.isPair(id) && rules.takenOnInstantiation(id, own, ids)) { // Exclusive, or held in its other toggle state
                     continue;
                 }
                 ids.add(id);
@@ -315,18 +314,6 @@ public final class Prefabs implements TraitRules.Instantiation {
         }
     }
 
-    private boolean isExclusive(int rel) {
-        return moves.tableOf(rel).hasId(Builtin.EXCLUSIVE);
-    }
-
-    private static boolean collectedPairOf(LongArrayList ids, int rel) {
-        for (int k = 0; k < ids.size(); k++) {
-            if (Ids.isPair(ids.getLong(k)) && Ids.first(ids.getLong(k)) == rel) {
-                return true;
-            }
-        }
-        return false;
-    }
 
     /** True when entity index {@code i} has Prefab or lies under an entity that has it. */
     private boolean isPrefab(int i) {

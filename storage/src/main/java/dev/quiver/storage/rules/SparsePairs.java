@@ -249,6 +249,9 @@ public final class SparsePairs {
         if (!mayBeSparse(rel) || schemas.get(rel) != null || (pair != 0 && schemas.of(pair) != null)) {
             return false;
         }
+        if (traits.has(rel, Builtin.CAN_TOGGLE) || traits.has(rel, Builtin.DISABLED_RELATIONSHIP)) {
+            return false; // toggled pairs (rules.Toggles) keep fragmenting
+        }
         for (Table t : tables.matching(Types.marker(rel))) {
             for (Column c : t.columns()) {
                 if (Ids.isPair(c.id()) && Ids.first(c.id()) == rel) {

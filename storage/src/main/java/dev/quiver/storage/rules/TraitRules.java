@@ -11,6 +11,7 @@ import dev.quiver.storage.ToggleException;
 import dev.quiver.storage.CycleException;
 import dev.quiver.storage.FinalException;
 import dev.quiver.storage.SingletonException;
+import dev.quiver.storage.SparseStorageException;
 import dev.quiver.storage.DeadEntityException;
 import dev.quiver.storage.IdException;
 import dev.quiver.storage.entity.EntityIndex;
@@ -38,6 +39,7 @@ public final class TraitRules {
     private final Paths paths;
     private Instantiation instantiation;
     private SparsePairs sparse;
+    private Toggles toggles;
 
     /**
      * What adding ids means for IsA instances ({@link Prefabs}); called after the entity moved to
@@ -59,6 +61,11 @@ public final class TraitRules {
     /** Sets the sparse pair storage (once, while the world is wired). */
     public void setSparse(SparsePairs sparse) {
         this.sparse = sparse;
+    }
+
+    /** Sets the toggle rules (once, while the world is wired): companions follow their relationship. */
+    public void setToggles(Toggles toggles) {
+        this.toggles = toggles;
     }
 
     public TraitRules(EntityIndex entities, TableSet tables, TableMoves moves, EntityNames names, Traits traits, Paths paths) {
@@ -134,6 +141,12 @@ public final class TraitRules {
         if (idx < Builtin.FIRST_USER_INDEX) {
             throw new BuiltinException("cannot change builtin " + paths.elementName(idx) + ": builtins are protected");
         }
+        int rel = traits.companionOf(idx);
+        if (rel != 0) {
+            throw new BuiltinException("cannot change " + paths.elementName(idx) + ": it is the toggle companion of "
+                    + paths.elementName(rel) + ", kept by the toggle rules (enable and disable pairs of "
+                    + paths.elementName(rel) + " instead)");
+        }
     }
 
     /**
@@ -149,6 +162,15 @@ public final class TraitRules {
         if (trait == Builtin.CAN_TOGGLE && verb.equals("remove") && traits.isToggledOffAnywhere(idx)) {
             throw new StructuralTraitException("cannot remove CanToggle from " + paths.elementName(idx)
                     + ": it is disabled on some entities (enable it there first)");
+        }
+        if (trait == Builtin.CAN_TOGGLE && verb.equals("add") && sparse.isSparse(idx)) {
+            throw new SparseStorageException("cannot add CanToggle to " + paths.elementName(idx) + ": its pairs are stored"
+                    + " sparse (DontFragment), and sparse pairs cannot be toggled in this version");
+        }
+        if ((trait == Builtin.DONT_FRAGMENT || trait == Builtin.UNION) && verb.equals("add")
+                && traits.has(idx, Builtin.CAN_TOGGLE)) {
+            throw new SparseStorageException("cannot add " + paths.elementName(Ids.index(trait)) + " to "
+                    + paths.elementName(idx) + ": it has CanToggle, and sparse pairs cannot be toggled in this version");
         }
         if (!isStructural(trait)) {
             return;
@@ -180,6 +202,7 @@ public final class TraitRules {
             return;
         }
         if (Ids.first(id) != disabled) {
+            checkPairToggle(idx, t, id);
             return;
         }
         int c = Ids.second(id);
@@ -193,9 +216,75 @@ public final class TraitRules {
         }
     }
 
+    /**
+     * The toggle rules for pairs (held as {@code (R~, T)}, {@link Toggles}): {@code (R, T)} cannot be
+     * added while it is disabled on the entity, and {@code (R~, T)} ((R, T) added disabled, as an
+     * instantiation copies it) only while R has CanToggle and the entity does not hold (R, T) enabled.
+     */
+    private void checkPairToggle(int idx, Table t, long id) {
+        int rel = Ids.first(id), tgt = Ids.second(id);
+        if (!traits.has(rel, Builtin.CAN_TOGGLE) && !traits.has(rel, Builtin.DISABLED_RELATIONSHIP)) {
+            return; // the usual pair: no toggle rule applies
+        }
+        int base = traits.companionOf(rel);
+        if (base == 0) {
+            int companion = traits.companion(rel);
+            if (companion != 0 && t.hasId(Ids.pairOfIndices(companion, tgt))) {
+                throw new ToggleException("cannot add " + paths.idToString(id) + " to " + paths.elementName(idx)
+                        + ": it is disabled there (enable it instead)");
+            }
+            return;
+        }
+        if (!traits.has(base, Builtin.CAN_TOGGLE)) {
+            throw new ToggleException("cannot add " + paths.idToString(id) + " to " + paths.elementName(idx) + ": "
+                    + paths.elementName(base) + " lacks the CanToggle trait");
+        }
+        if (t.hasId(Ids.pairOfIndices(base, tgt))) {
+            throw new ToggleException("cannot add " + paths.idToString(id) + " to " + paths.elementName(idx)
+                    + ": it holds (" + paths.elementName(base) + "," + paths.elementName(tgt) + ") enabled (disable it instead)");
+        }
+    }
+
+    /**
+     * For an instantiation ({@link Prefabs}): true when the pair {@code id} of a base is not to be
+     * copied because the instance's own type {@code own} or the pairs {@code collected} from nearer
+     * bases already take its place: a pair of the same Exclusive relationship (R and its companion
+     * R~ count as one, {@link Toggles}), or the same pair in its other toggle state ({@code (R, T)}
+     * for {@code (R~, T)} and back: the nearest base decides).
+     */
+    public boolean takenOnInstantiation(long id, long[] own, LongArrayList collected) {
+        int rel = Ids.first(id), base = traits.ruleSubject(rel);
+        int companion = base != rel ? rel : traits.has(base, Builtin.CAN_TOGGLE) ? traits.companion(base) : 0;
+        if (companion != 0) {
+            long other = Ids.pairOfIndices(base != rel ? base : companion, Ids.second(id));
+            if (java.util.Arrays.binarySearch(own, other) >= 0 || collected.contains(other)) {
+                return true;
+            }
+        }
+        if (!traits.has(base, Builtin.EXCLUSIVE)) {
+            return false;
+        }
+        for (long[] ids : new long[][] {own, collected.toLongArray()}) {
+            for (long x : ids) {
+                if (Ids.isPair(x) && (Ids.first(x) == base || (companion != 0 && Ids.first(x) == companion))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** Adds one checked id to entity index {@code idx} under the traits; an id it has changes nothing. */
     public void add(int idx, long id) {
         add(idx, id, false);
+        syncCompanion(idx, id);
+    }
+
+    /** A change to an id a toggle companion mirrors ({@link Toggles#sync}) on a relationship reaches R~. */
+    private void syncCompanion(int idx, long id) {
+        if (toggles != null && idx >= Builtin.FIRST_USER_INDEX && Toggles.mirrored(new long[] {id}).length > 0) {
+            toggles.sync(idx);
+        }
     }
 
     /**
@@ -226,7 +315,8 @@ public final class TraitRules {
             return;
         }
         int rel = Ids.first(id), tgt = Ids.second(id);
-        checkPair(idx, rel, tgt);
+        int base = traits.ruleSubject(rel); // R for a disabled pair (R~, T): R's traits rule it (Toggles)
+        checkPair(idx, base, tgt);
         var replaced = new LongArrayList();
         long[] type = t.type();
         boolean sparsePair = sparse.route(id);
@@ -237,8 +327,13 @@ public final class TraitRules {
                     replaced.add(Ids.pairOfIndices(rel, old));
                 }
             }
-        } else if (traits.has(rel, Builtin.EXCLUSIVE)) {
+        } else if (traits.has(base, Builtin.EXCLUSIVE)) {
+            // Flecs v4: a disabled pair stays in the type, so exclusivity counts it (Toggles)
+            int other = base != rel ? base : traits.has(base, Builtin.CAN_TOGGLE) ? traits.companion(base) : 0;
             type = Types.withoutPairsOf(type, rel, replaced);
+            if (other != 0) {
+                type = Types.withoutPairsOf(type, other, replaced);
+            }
         }
         String name = entities.name(idx);
         if (rel == Ids.index(Builtin.CHILD_OF) && name != null) {
@@ -257,15 +352,16 @@ public final class TraitRules {
         } else {
             moves.move(idx, replaced.isEmpty() ? tables.withId(t, id) : tables.forType(Types.insert(type, id)));
         }
-        if (traits.has(rel, Builtin.SYMMETRIC)) {
+        if (traits.has(base, Builtin.SYMMETRIC)) {
             for (int k = 0; k < replaced.size(); k++) {
                 int oldTgt = Ids.second(replaced.getLong(k));
                 if (oldTgt != idx && entities.isAliveIndex(oldTgt)) {
-                    remove(oldTgt, Ids.pairOfIndices(rel, idx));
+                    remove(oldTgt, Ids.pairOfIndices(base, idx));
                 }
             }
-            if (tgt != idx) {
-                add(tgt, Ids.pairOfIndices(rel, idx));
+            long mirror = Ids.pairOfIndices(base, idx);
+            if (tgt != idx && !toggles.isDisabled(tgt, mirror)) {
+                add(tgt, mirror); // a mirror the target holds disabled stays disabled
             }
         }
         if (instantiation != null) {
@@ -275,7 +371,7 @@ public final class TraitRules {
                 instantiation.idAdded(idx, id);
             }
         }
-        applyWith(idx, rel, tgt);
+        applyWith(idx, base, tgt);
     }
 
     /** {@code (With, X)} on {@code idIndex}: adds X (or {@code (X, target)} for a relationship) too. */
@@ -327,11 +423,20 @@ public final class TraitRules {
         if (id == 0) {
             throw new IdException("the null id matches nothing");
         }
-        int[] out = sparse.holders(id);
-        for (int idx : out) {
-            checkNotBuiltin(idx);
+        var out = new it.unimi.dsi.fastutil.ints.IntLinkedOpenHashSet(sparse.holders(id));
+        long off = disabledPattern(id);
+        if (off != 0) {
+            out.addAll(it.unimi.dsi.fastutil.ints.IntArrayList.wrap(sparse.holders(off))); // held disabled (Toggles)
         }
-        return out;
+        var keep = new it.unimi.dsi.fastutil.ints.IntArrayList(out.size());
+        for (int idx : out) {
+            if (idx >= Builtin.FIRST_USER_INDEX && traits.companionOf(idx) != 0) {
+                continue; // a toggle companion is kept by the toggle rules, never by bulk changes
+            }
+            checkNotBuiltin(idx);
+            keep.add(idx);
+        }
+        return keep.toIntArray();
     }
 
     /**
@@ -371,11 +476,28 @@ public final class TraitRules {
             remove(idx, pattern);
             return;
         }
+        long off = disabledPattern(pattern);
         for (long have : sparse.logicalType(idx)) {
-            if (Types.matches(pattern, have)) {
+            if (Types.matches(pattern, have) || (off != 0 && Types.matches(off, have))) {
                 remove(idx, have);
             }
         }
+    }
+
+    /**
+     * The pattern that matches {@code id} held disabled ({@link Toggles}): {@code (Disabled, C)} for a
+     * plain user id C, {@code (R~, X)} for a pair {@code (R, X)} ({@code X} may be a wildcard) whose
+     * relationship R has a companion; 0 when nothing of it can be disabled.
+     */
+    private long disabledPattern(long id) {
+        if (!Ids.isPair(id)) {
+            return Ids.isWildcard(id) || Ids.index(id) < Builtin.FIRST_USER_INDEX ? 0 : Toggles.disabledPair(id);
+        }
+        if (Ids.first(id) == Ids.WILDCARD_INDEX || Ids.first(id) == Ids.index(Builtin.ANY)) {
+            return 0;
+        }
+        int companion = traits.companion(Ids.first(id));
+        return companion == 0 ? 0 : Ids.pairOfIndices(companion, Ids.second(id));
     }
 
     /** A named entity losing its parent becomes a root: refused when a root of its name exists. */
@@ -409,7 +531,7 @@ public final class TraitRules {
         }
         Table t = moves.tableOf(idx);
         if (!t.hasId(id)) {
-            long stash = Ids.isPair(id) ? 0 : Ids.pairOfIndices(Ids.index(Builtin.DISABLED), Ids.index(id));
+            long stash = toggles.disabledForm(id); // a disabled C or (R, T) goes too
             if (stash == 0 || !t.hasId(stash)) {
                 return;
             }
@@ -421,10 +543,11 @@ public final class TraitRules {
         }
         moves.move(idx, tables.withoutId(t, id));
         if (Ids.isPair(id)) {
-            int rel = Ids.first(id), tgt = Ids.second(id);
+            int rel = traits.ruleSubject(Ids.first(id)), tgt = Ids.second(id);
             if (tgt != idx && entities.isAliveIndex(tgt) && traits.has(rel, Builtin.SYMMETRIC)) {
                 remove(tgt, Ids.pairOfIndices(rel, idx));
             }
         }
+        syncCompanion(idx, id);
     }
 }

@@ -3,6 +3,7 @@ package dev.quiver.storage.rules;
 import dev.quiver.index.Ids;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.entity.EntityIndex;
+import dev.quiver.storage.entity.EntityNames;
 import dev.quiver.storage.table.Schemas;
 import dev.quiver.storage.table.TableSet;
 import dev.quiver.storage.table.Types;
@@ -14,7 +15,14 @@ import dev.quiver.storage.table.Types;
  * cleanup policies {@code (OnDelete | OnDeleteTarget, Remove | Delete | Panic)}. Read-only.
  */
 public final class Traits {
+    /**
+     * The name of a toggle companion R~ under its relationship R ({@link Toggles}): outside the
+     * name grammar, so no user entity can take it.
+     */
+    public static final String COMPANION_NAME = "~";
+
     private final EntityIndex entities;
+    private final EntityNames names;
     private final TableSet tables;
     private final Schemas schemas;
     private SparsePairs sparse;
@@ -24,8 +32,9 @@ public final class Traits {
         this.sparse = sparse;
     }
 
-    public Traits(EntityIndex entities, TableSet tables, Schemas schemas) {
+    public Traits(EntityIndex entities, EntityNames names, TableSet tables, Schemas schemas) {
         this.entities = entities;
+        this.names = names;
         this.tables = tables;
         this.schemas = schemas;
     }
@@ -50,6 +59,7 @@ public final class Traits {
      * {@link Builtin#ON_DELETE_TARGET}) as an entity index: Remove (the default), Delete or Panic.
      */
     public int cleanupAction(int i, long condition) {
+        i = ruleSubject(i);
         int action = Types.target(typeOf(i), Ids.index(condition));
         return action != 0 ? action : Ids.index(Builtin.REMOVE);
     }
@@ -61,6 +71,7 @@ public final class Traits {
      * otherwise).
      */
     public int onDeleteAction(int i) {
+        i = ruleSubject(i);
         int action = Types.target(typeOf(i), Ids.index(Builtin.ON_DELETE));
         if (action != 0) {
             return action;
@@ -73,12 +84,54 @@ public final class Traits {
      * {@code (rel, T)}. A structural trait cannot change then.
      */
     public boolean inUseAsRelationship(int rel) {
-        return tables.records().contains(Ids.pairOfIndices(rel, Ids.WILDCARD_INDEX));
+        int companion = companion(rel);
+        return tables.records().contains(Ids.pairOfIndices(rel, Ids.WILDCARD_INDEX))
+                || (companion != 0 && tables.records().contains(Ids.pairOfIndices(companion, Ids.WILDCARD_INDEX)));
     }
 
-    /** True when some entity holds {@code (Disabled, c)}: id index {@code c} is toggled off somewhere. */
+    /**
+     * True when id index {@code c} is toggled off somewhere: some entity holds {@code (Disabled, c)},
+     * or a pair of c's companion {@code (c~, T)} (a disabled pair of relationship c, {@link Toggles}).
+     */
     public boolean isToggledOffAnywhere(int c) {
-        return tables.records().contains(Ids.pairOfIndices(Ids.index(Builtin.DISABLED), c));
+        int companion = companion(c);
+        return tables.records().contains(Ids.pairOfIndices(Ids.index(Builtin.DISABLED), c))
+                || (companion != 0 && tables.records().contains(Ids.pairOfIndices(companion, Ids.WILDCARD_INDEX)));
+    }
+
+    /**
+     * The toggle companion R~ of relationship index {@code rel} ({@link Toggles}): its child named
+     * {@link #COMPANION_NAME} carrying {@link Builtin#DISABLED_RELATIONSHIP}; 0 when it has none.
+     */
+    public int companion(int rel) {
+        if (rel < Builtin.FIRST_USER_INDEX || !entities.isAliveIndex(rel)) {
+            return 0;
+        }
+        long c = names.child(rel, COMPANION_NAME);
+        return c != 0 && has(Ids.index(c), Builtin.DISABLED_RELATIONSHIP) ? Ids.index(c) : 0;
+    }
+
+    /**
+     * The relationship R whose toggle companion entity index {@code i} is (its parent, {@link Toggles}),
+     * or 0 when {@code i} is no companion.
+     */
+    public int companionOf(int i) {
+        if (i < Builtin.FIRST_USER_INDEX || !entities.isAliveIndex(i) || !has(i, Builtin.DISABLED_RELATIONSHIP)) {
+            return 0;
+        }
+        long[] type = typeOf(i);
+        int p = sparse == null ? -1 : sparse.parentOf(type, i);
+        return p >= 0 ? p : Types.parent(type);
+    }
+
+    /**
+     * The entity whose traits and policies rule pairs of relationship index {@code rel}: R for its
+     * companion R~ (a disabled pair follows R's Exclusive, Symmetric, OneOf, cleanup policies), else
+     * {@code rel} itself.
+     */
+    public int ruleSubject(int rel) {
+        int r = companionOf(rel);
+        return r != 0 ? r : rel;
     }
 
     /** True when some entity has {@code (IsA, target)}: Final cannot be added to {@code target} then. */
@@ -107,8 +160,8 @@ public final class Traits {
         if (Ids.isPair(id) && (subject == Ids.index(Builtin.CHILD_OF) || subject == Ids.index(Builtin.IS_A))) {
             return false;
         }
-        if (Ids.isPair(id) && subject == Ids.index(Builtin.DISABLED)) {
-            return false; // a component added disabled: the toggle rules apply
+        if (Ids.isPair(id) && (subject == Ids.index(Builtin.DISABLED) || ruleSubject(subject) != subject)) {
+            return false; // a component or pair added disabled: the toggle rules apply
         }
         int with = Ids.index(Builtin.WITH), oneOf = Ids.index(Builtin.ONE_OF);
         for (long t : typeOf(subject)) {
