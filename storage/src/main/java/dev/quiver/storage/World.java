@@ -449,14 +449,6 @@ public final class World implements AutoCloseable {
     }
 
     /**
-     * True when a concrete id matches a pattern id that may hold {@code *} or {@code _}
-     * ({@link Types#matches}).
-     */
-    public static boolean matches(long pattern, long id) {
-        return Types.matches(pattern, id);
-    }
-
-    /**
      * True when the entity owns the id or inherits it: an id whose policy is
      * {@code (OnInstantiate, Inherit)} held by one of its IsA bases ({@link Inheritance}; Override
      * ids were copied onto it at instantiation, DontInherit ids never reach it). A pair may hold
@@ -740,7 +732,6 @@ public final class World implements AutoCloseable {
     public TableAccess tableAccess() {
         return tableAccess;
     }
-
 
     /**
      * The reverse index: calls {@code action} with every entity that directly owns
