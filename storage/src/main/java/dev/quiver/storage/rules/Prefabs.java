@@ -158,13 +158,21 @@ public final class Prefabs implements TraitRules.Instantiation {
      * True when the subtree of a first instance ({@code subtree}, in creation order: the instance,
      * then the children made by {@link #instantiateChildren}) may be replicated: each pair of its
      * entities is in the table type and points outside the subtree, or is a sparse ChildOf pair;
-     * no pair is of a Symmetric relationship (its mirror would lie outside the subtree).
+     * no pair is of a Symmetric relationship (its mirror would lie outside the subtree); no data id
+     * of it has a validator (which sees, and may refine or refuse, each instance's copy).
      */
     private boolean replicable(int[] subtree) {
         var inside = new IntOpenHashSet(subtree);
         for (int x : subtree) {
             if (!entities.isAliveIndex(x)) {
                 return false;
+            }
+            if (validators != null) {
+                for (Column c : moves.tableOf(x).columns()) {
+                    if (validators.applies(c.id())) {
+                        return false; // a validator sees each instance's copy (and may refine or refuse it): left to the rules
+                    }
+                }
             }
             for (long id : moves.tableOf(x).type()) {
                 if (!Ids.isPair(id)) {
