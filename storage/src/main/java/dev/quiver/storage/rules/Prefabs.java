@@ -141,9 +141,13 @@ public final class Prefabs implements TraitRules.Instantiation {
         out[0] = first;
         int[] subtree = recorded.toIntArray();
         boolean same = replicable(subtree);
+        Replica plan = null;
         for (int i = 1; i < count; i++) {
             if (same) {
-                out[i] = replicate(subtree);
+                if (plan == null) { // read once the subtree's tables are final (after any automatic switch)
+                    plan = new Replica(subtree);
+                }
+                out[i] = plan.replicate();
             } else {
                 long e = hierarchy.create(null, 0);
                 rules.add(Ids.index(e), isA);
@@ -196,49 +200,96 @@ public final class Prefabs implements TraitRules.Instantiation {
     }
 
     /**
-     * One more instance like the first ({@code subtree}): each entity of it gets a counterpart in
-     * the same table, with the same values and name, its name-index entry under the counterpart
-     * parent, its sparse ChildOf in the store and every pair in the reverse index.
-     *
-     * @return the new instance
+     * One more instance like the first ({@code subtree}) at a time: each entity of it gets a
+     * counterpart in the same table, with the same values and name, its name-index entry under the
+     * counterpart parent, its sparse ChildOf in the store and every pair in the reverse index. What
+     * does not change between instances (tables, names, parents' positions, the pairs to index) is
+     * read once; pages are marked changed once per entity block and row chunk, not per entity.
      */
-    private long replicate(int[] subtree) {
-        var map = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap(subtree.length);
-        long instance = 0;
-        for (int x : subtree) {
-            Table t = moves.tableOf(x);
-            int idx = entities.allocate();
-            changes.meta();
-            String name = entities.name(x);
-            long e = entities.revive(idx, name);
-            int row = t.append(e);
-            entities.place(idx, t.id(), row);
-            changes.entity(idx);
-            changes.row(t.id(), row);
-            int srcRow = entities.row(x);
-            for (Column c : t.columns()) {
-                c.copyRow(srcRow, c, row);
-            }
-            for (long id : t.type()) {
-                if (!Ids.isPair(id)) {
-                    break;
+    private final class Replica {
+        private final int[] subtree;
+        private final Table[] tables;
+        private final String[] nameOf;
+        /** Position in {@code subtree} of each entity's parent (-1: the instance itself). */
+        private final int[] parentAt;
+        /** The pair ids of each entity's table the reverse index holds (sparse markers left out). */
+        private final long[][] pairs;
+        private final int[] made;
+        private final long[] chunkMarked;
+        private int blockMarked = -1;
+
+        Replica(int[] subtree) {
+            this.subtree = subtree;
+            int n = subtree.length;
+            tables = new Table[n];
+            nameOf = new String[n];
+            parentAt = new int[n];
+            pairs = new long[n][];
+            made = new int[n];
+            chunkMarked = new long[n];
+            var at = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap(n);
+            for (int k = 0; k < n; k++) {
+                int x = subtree[k];
+                at.put(x, k);
+                tables[k] = moves.tableOf(x);
+                nameOf[k] = entities.name(x);
+                parentAt[k] = k == 0 ? -1 : at.get(paths.parentIndex(x)); // a parent comes before its children
+                var ps = new LongArrayList();
+                for (long id : tables[k].type()) {
+                    if (!Ids.isPair(id)) {
+                        break;
+                    }
+                    if (!Types.isMarker(id)) {
+                        ps.add(id);
+                    }
                 }
-                moves.pairAdded(idx, id); // markers excluded there
-            }
-            int parent = 0;
-            if (x != subtree[0]) {
-                parent = map.get(paths.parentIndex(x));
-                sparse.addPlaced(idx, CHILD_OF, parent); // replicable: a child's ChildOf is sparse
-            }
-            if (name != null) {
-                names.put(parent, name, e);
-            }
-            map.put(x, idx);
-            if (instance == 0) {
-                instance = e;
+                pairs[k] = ps.toLongArray();
+                chunkMarked[k] = -1;
             }
         }
-        return instance;
+
+        /** @return the new instance */
+        long replicate() {
+            changes.meta();
+            long instance = 0;
+            for (int k = 0; k < subtree.length; k++) {
+                Table t = tables[k];
+                int idx = entities.allocate();
+                String name = nameOf[k];
+                long e = entities.revive(idx, name);
+                int row = t.append(e);
+                entities.place(idx, t.id(), row);
+                if (idx >>> Changes.ENTITY_BLOCK_SHIFT != blockMarked) {
+                    blockMarked = idx >>> Changes.ENTITY_BLOCK_SHIFT;
+                    changes.entity(idx);
+                }
+                long chunk = ((long) t.id() << 32) | (row >>> Changes.ROW_CHUNK_SHIFT);
+                if (chunk != chunkMarked[k]) {
+                    chunkMarked[k] = chunk;
+                    changes.row(t.id(), row);
+                }
+                int srcRow = entities.row(subtree[k]);
+                for (Column c : t.columns()) {
+                    c.copyRow(srcRow, c, row);
+                }
+                for (long id : pairs[k]) {
+                    moves.pairAdded(idx, id);
+                }
+                int parent = 0;
+                if (k > 0) {
+                    parent = made[parentAt[k]];
+                    sparse.addPlaced(idx, CHILD_OF, parent); // replicable: a child's ChildOf is sparse
+                }
+                if (name != null) {
+                    names.put(parent, name, e);
+                }
+                made[k] = idx;
+                if (k == 0) {
+                    instance = e;
+                }
+            }
+            return instance;
+        }
     }
 
     /** A new id on entity index {@code idx}: an Inherit data id it saw through a base gets the base's value. */
