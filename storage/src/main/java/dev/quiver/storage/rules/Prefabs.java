@@ -155,6 +155,9 @@ public final class Prefabs implements TraitRules.Instantiation {
                 same = replicable(subtree); // the automatic switch may have made ChildOf sparse meanwhile
             }
         }
+        if (plan != null) {
+            plan.fileNames();
+        }
         return out;
     }
 
@@ -217,6 +220,11 @@ public final class Prefabs implements TraitRules.Instantiation {
         private final int[] made;
         private final long[] chunkMarked;
         private int blockMarked = -1;
+        /** The names of the replicas, filed at the end ({@link #fileNames}): bucket, parent index, entity. */
+        private final it.unimi.dsi.fastutil.ints.IntArrayList nameBucket = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        private final it.unimi.dsi.fastutil.ints.IntArrayList nameParent = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        private final LongArrayList nameEntity = new LongArrayList();
+        private final java.util.ArrayList<String> nameText = new java.util.ArrayList<>();
 
         Replica(int[] subtree) {
             this.subtree = subtree;
@@ -245,6 +253,23 @@ public final class Prefabs implements TraitRules.Instantiation {
                 }
                 pairs[k] = ps.toLongArray();
                 chunkMarked[k] = -1;
+            }
+        }
+
+        /**
+         * Files the replicas' names in the name index, bucket by bucket (each replica's children
+         * are under a new parent, so no two keys collide, and the order is not observable).
+         */
+        void fileNames() {
+            int n = nameBucket.size();
+            long[] order = new long[n];
+            for (int j = 0; j < n; j++) {
+                order[j] = ((long) nameBucket.getInt(j) << 32) | j;
+            }
+            java.util.Arrays.sort(order);
+            for (long o : order) {
+                int j = (int) o;
+                names.put(nameParent.getInt(j), nameText.get(j), nameEntity.getLong(j));
             }
         }
 
@@ -280,8 +305,11 @@ public final class Prefabs implements TraitRules.Instantiation {
                     parent = made[parentAt[k]];
                     sparse.addPlaced(idx, CHILD_OF, parent); // replicable: a child's ChildOf is sparse
                 }
-                if (name != null) {
-                    names.put(parent, name, e);
+                if (name != null) { // filed by bucket at the end: the name index is hashed, so this saves cache misses
+                    nameBucket.add(EntityNames.bucket(parent, name));
+                    nameParent.add(parent);
+                    nameEntity.add(e);
+                    nameText.add(name);
                 }
                 made[k] = idx;
                 if (k == 0) {
