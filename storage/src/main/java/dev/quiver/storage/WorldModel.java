@@ -70,6 +70,7 @@ final class WorldModel {
         scope = new Scope(entities, paths);
         values = new Values(entities, tables, moves, schemas, rules, paths, changes);
         inheritance = new Inheritance(entities, tables);
+        inheritance.setEpoch(moves::epoch);
         values.setInheritance(inheritance);
         validators = new Validators(entities, schemas, values, paths);
         prefabs = new Prefabs(entities, tables, moves, names, rules, hierarchy, inheritance, paths, changes);

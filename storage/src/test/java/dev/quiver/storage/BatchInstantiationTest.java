@@ -6,6 +6,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.BiFunction;
 
@@ -109,6 +111,165 @@ class BatchInstantiationTest {
                 String batch = build(mode, symmetric, (w, ship) -> w.instantiate(ship, 7));
                 assertEquals(single, batch, mode + (symmetric ? ", symmetric" : ""));
                 assertTrue(batch.contains("part1.bolt.nut"), batch);
+            }
+        }
+    }
+
+    /**
+     * A random prefab: components (some Inherit, some DontInherit, one maybe toggled off), pairs to
+     * outside entities (of an Exclusive relationship, maybe a Symmetric one), a tree of named and
+     * anonymous children with their own values and pairs, maybe a validator that refines each
+     * copy by the entity it lands on, and an instance of another prefab among the children.
+     */
+    private static long randomPrefab(World w, Random rnd, boolean validator) {
+        long ship = w.transactionResult(t -> {
+            Schema v = Schema.of("v", FieldType.F64);
+            int nc = 1 + rnd.nextInt(4);
+            long[] cs = new long[nc];
+            for (int i = 0; i < nc; i++) {
+                cs[i] = t.component("C" + i, v);
+                int policy = rnd.nextInt(5);
+                if (policy == 0) {
+                    t.add(cs[i], t.pair(Builtin.ON_INSTANTIATE, Builtin.INHERIT));
+                } else if (policy == 1) {
+                    t.add(cs[i], t.pair(Builtin.ON_INSTANTIATE, Builtin.DONT_INHERIT));
+                } else if (policy == 2) {
+                    t.add(cs[i], Builtin.CAN_TOGGLE);
+                }
+            }
+            long likes = t.entity("Likes");
+            t.add(likes, Builtin.EXCLUSIVE);
+            long near = t.entity("Near");
+            if (rnd.nextInt(4) == 0) {
+                t.add(near, Builtin.SYMMETRIC);
+            }
+            long[] places = {t.entity("place0"), t.entity("place1")};
+            long other = t.entity("Other");
+            t.add(other, Builtin.PREFAB);
+            t.set(other, cs[0], new Object[] {7.0});
+            t.entity("Other.leaf");
+            long s = t.entity("Ship");
+            t.add(s, Builtin.PREFAB);
+            var nodes = new ArrayList<Long>(List.of(s));
+            var named = new ArrayList<String>(List.of("Ship"));
+            int children = rnd.nextInt(7);
+            for (int i = 0; i < children; i++) {
+                int p = rnd.nextInt(nodes.size());
+                long child;
+                if (named.get(p) != null && rnd.nextInt(4) > 0) {
+                    named.add(named.get(p) + ".p" + i);
+                    child = t.entity(named.get(named.size() - 1));
+                } else {
+                    named.add(null);
+                    child = t.entity();
+                    t.add(child, t.pair(Builtin.CHILD_OF, nodes.get(p)));
+                }
+                nodes.add(child);
+            }
+            for (long n : nodes) {
+                for (long c : cs) {
+                    if (rnd.nextInt(2) == 0) {
+                        t.set(n, c, new Object[] {rnd.nextInt(100) / 4.0});
+                        if (rnd.nextInt(6) == 0 && t.has(c, Builtin.CAN_TOGGLE)) {
+                            t.disable(n, c);
+                        }
+                    }
+                }
+                if (rnd.nextInt(3) == 0) {
+                    t.add(n, t.pair(likes, places[rnd.nextInt(2)]));
+                }
+                if (rnd.nextInt(4) == 0) {
+                    t.add(n, t.pair(near, places[rnd.nextInt(2)]));
+                }
+                if (n != s && rnd.nextInt(6) == 0) {
+                    t.add(n, t.pair(Builtin.IS_A, other));
+                }
+            }
+            return s;
+        });
+        if (validator) {
+            long c0 = w.lookup("C0");
+            w.validate(c0, (e, id, value) -> Map.of("v", ((Number) value.get("v")).doubleValue() + dev.quiver.index.Ids.index(e)));
+        }
+        return ship;
+    }
+
+    /** N instances of random prefabs through the batch and through N single adds: the same world. */
+    @Test
+    void seededBatchesGiveTheWorldOfSingleInstantiations() {
+        long seed = Long.getLong("quiver.seed", System.nanoTime());
+        System.out.println("BatchInstantiationTest seed " + seed + " (-Dquiver.seed=" + seed + ")");
+        var rnd = new Random(seed);
+        for (int r = 0; r < 12; r++) {
+            int round = r;
+            long shape = rnd.nextLong();
+            String mode = new String[] {"never", "always", "auto"}[rnd.nextInt(3)];
+            boolean validator = rnd.nextInt(3) == 0;
+            int n = 1 + rnd.nextInt(9);
+            String where = "seed " + seed + ", round " + round + " (" + mode + (validator ? ", validator" : "") + ", " + n + ")";
+            String single = SparseChildOfTest.inMode(mode, "4", () -> {
+                try (World w = World.create(tmp.resolve("single" + round))) {
+                    long ship = randomPrefab(w, new Random(shape), validator);
+                    w.transaction(t -> {
+                        for (int i = 0; i < n; i++) {
+                            t.add(t.entity(), t.pair(Builtin.IS_A, ship));
+                        }
+                    });
+                    assertEquals(List.of(), w.check(), where);
+                    return describe(w);
+                }
+            });
+            String batch = SparseChildOfTest.inMode(mode, "4", () -> {
+                Path dir = tmp.resolve("batch" + round);
+                String d;
+                try (World w = World.create(dir)) {
+                    long ship = randomPrefab(w, new Random(shape), validator);
+                    assertEquals(n, w.instantiate(ship, n).length);
+                    assertEquals(List.of(), w.check(), where);
+                    d = describe(w);
+                }
+                try (World again = World.open(dir)) {
+                    assertEquals(d, describe(again), where + ": after reopen");
+                    assertEquals(List.of(), again.check(), where);
+                }
+                return d;
+            });
+            assertEquals(single, batch, where);
+        }
+    }
+
+    /**
+     * A batch whose k-th copy a validator refuses is refused whole: the world (and the files) as
+     * before, for a prefab the batch would replicate and for one it leaves to the rules.
+     */
+    @Test
+    void aRefusedBatchChangesNothing() {
+        for (boolean symmetric : new boolean[] {false, true}) {
+            Path dir = tmp.resolve("refused" + symmetric);
+            String before;
+            try (World w = World.create(dir)) {
+                long ship = setUp(w, symmetric);
+                w.instantiate(ship, 3);
+                before = describe(w);
+                int[] calls = {0};
+                w.validate(w.lookup("C1"), (e, id, value) -> {
+                    if (++calls[0] == 7) {
+                        throw new ValidationException("the seventh copy is refused");
+                    }
+                    return value;
+                });
+                assertThrows(ValidationException.class, () -> w.instantiate(ship, 5));
+                assertEquals(7, calls[0]);
+                assertEquals(before, describe(w));
+                assertEquals(List.of(), w.check());
+                calls[0] = -100;
+                assertEquals(5, w.instantiate(ship, 5).length); // the world still takes batches
+                assertEquals(List.of(), w.check());
+                before = describe(w);
+            }
+            try (World again = World.open(dir)) {
+                assertEquals(before, describe(again));
+                assertEquals(List.of(), again.check());
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.quiver.storage;
 
+import dev.quiver.error.BadInputException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -100,6 +101,47 @@ class InheritanceTest {
         assertEquals(120, value(w.resolve("Frigate"), w.resolve("MaxSpeed")));
         assertEquals(75, value(w.resolve("FastFrigate"), w.resolve("Defense")));
         assertEquals(w.resolve("Frigate"), w.owner(w.resolve("FastFrigate"), w.resolve("Defense")));
+    }
+
+    /**
+     * An inherited get (whose base it resolved is cached per table and id) follows every change of
+     * the chain: a nearer base setting its own value, a refused transaction undoing a removal it
+     * made, a policy change, a base deleted.
+     */
+    @Test
+    void inheritedGetsFollowEveryChangeOfTheChain() {
+        w = World.create(tmp.resolve("w"));
+        long c = valueComponent("C", OnInstantiate.INHERIT);
+        long b0 = w.entity("B0"), b1 = w.entity("B1"), b2 = w.entity("B2"), leaf = w.entity("leaf");
+        w.set(b0, c, Map.of("value", 1));
+        w.add(b1, w.pair(Builtin.IS_A, b0));
+        w.add(b2, w.pair(Builtin.IS_A, b1));
+        w.add(leaf, w.pair(Builtin.IS_A, b2));
+        assertEquals(1, value(leaf, c));
+        assertEquals(1, value(leaf, c)); // the cached resolution
+        w.set(b1, c, Map.of("value", 2));
+        assertEquals(2, value(leaf, c));
+        assertEquals(2.0, w.getDouble(leaf, c, 0));
+        assertThrows(BadInputException.class, () -> w.transaction(t -> {
+            t.remove(b1, c);
+            assertEquals(1, ((Number) t.get(leaf, c).get("value")).longValue()); // resolved (and cached) inside
+            throw new BadInputException("refused on purpose");
+        }));
+        assertEquals(2, value(leaf, c), "the refused removal is undone, and so is what was resolved during it");
+        assertEquals(b1, w.owner(leaf, c));
+        w.set(b2, c, Map.of("value", 3));
+        assertEquals(3, value(leaf, c));
+        w.remove(b2, c);
+        assertEquals(2, value(leaf, c));
+        w.remove(c, w.pair(Builtin.ON_INSTANTIATE, Builtin.INHERIT));
+        assertEquals(-1, value(leaf, c), "an Override id is not shared");
+        w.add(c, w.pair(Builtin.ON_INSTANTIATE, Builtin.INHERIT));
+        assertEquals(2, value(leaf, c));
+        w.delete(b1);
+        assertEquals(-1, value(leaf, c), "the chain is cut at the deleted base");
+        w.add(b2, w.pair(Builtin.IS_A, b0));
+        assertEquals(1, value(leaf, c));
+        assertEquals(List.of(), w.check());
     }
 
     /** The allocation-free typed getters read what get reads: owned, inherited through a diamond, or refused. */

@@ -26,10 +26,18 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * JMH micro-benchmarks of issue 9's figures (Flecs v4 IsA inheritance and prefabs): instantiating
- * a prefab with 10 Override components and 10 named children, in batches of {@link #BATCH}
- * instances per transaction (microseconds per instance; {@link #instantiatePrefab} adds
- * {@code (IsA, prefab)} to each new entity, {@link #instantiatePrefabBatch} calls the batch API), and {@code get} of an Inherit component
- * through a 3-level IsA chain (nanoseconds per get).
+ * a prefab with 10 Override f64 components and 10 named children (microseconds per instance), and
+ * {@code get} of an Inherit component through a 3-level IsA chain (nanoseconds per get).
+ *
+ * <p>Instantiation is measured in committed transactions: each invocation makes {@link #BATCH}
+ * (or {@link #BIG_BATCH}) instances in one transaction, its commit included (pages encoded, the
+ * WAL record written and forced), divided by the instances. {@link #instantiatePrefab} adds
+ * {@code (IsA, prefab)} to each new entity; {@link #instantiatePrefabBatch} and
+ * {@link #instantiatePrefabBatch1000} call {@code World.instantiate(prefab, n)}. Each measurement
+ * iteration starts from a new world holding only the prefab ({@link PrefabWorld}), so the world
+ * grows from 0 to the instances one iteration makes (not without bound over the run); a
+ * checkpoint runs inside a commit once the WAL passes 64 MiB, and at the iteration's close
+ * (outside the measurement).
  *
  * <p>Run with {@code java -jar bench/target/quiver-bench.jar jmh Inheritance}.
  */
@@ -38,17 +46,50 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class Inheritance extends ChronicleFork {
-    /** Prefab instances created per invocation of {@link #instantiatePrefab} (one transaction). */
+    /** Prefab instances created per invocation of {@link #instantiatePrefab} and {@link #instantiatePrefabBatch} (one transaction). */
     static final int BATCH = 100;
+    /** Prefab instances created per invocation of {@link #instantiatePrefabBatch1000}. */
+    static final int BIG_BATCH = 1000;
 
     private Path tmp;
     private World w;
-    private long prefab;
     private long isA;
     private long leaf;
     private long shared;
 
-    /** A world with the prefab (10 f64 components, 10 named children) and the 3-level IsA chain. */
+    /** A world holding the prefab (10 f64 components, 10 named children), new for each iteration. */
+    @State(Scope.Benchmark)
+    public static class PrefabWorld {
+        Path tmp;
+        World w;
+        long prefab;
+
+        @Setup(Level.Iteration)
+        public void setUp() throws IOException {
+            ChronicleSupport.init();
+            tmp = Files.createTempDirectory("quiver-jmh-");
+            w = World.create(tmp.resolve("world"));
+            Schema value = Schema.of("v", FieldType.F64);
+            w.transaction(t -> {
+                prefab = t.entity("Ship");
+                t.add(prefab, Builtin.PREFAB);
+                for (int i = 0; i < 10; i++) {
+                    long c = t.component("C" + i, value);
+                    t.set(prefab, c, new Object[] {(double) i});
+                    long child = t.entity("Ship.part" + i);
+                    t.add(child, Builtin.PREFAB);
+                }
+            });
+        }
+
+        @TearDown(Level.Iteration)
+        public void tearDown() {
+            w.close();
+            Machine.deleteTree(tmp);
+        }
+    }
+
+    /** A world with the 3-level IsA chain. */
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         ChronicleSupport.init();
@@ -57,14 +98,6 @@ public class Inheritance extends ChronicleFork {
         isA = Builtin.IS_A;
         Schema value = Schema.of("v", FieldType.F64);
         w.transaction(t -> {
-            prefab = t.entity("Ship");
-            t.add(prefab, Builtin.PREFAB);
-            for (int i = 0; i < 10; i++) {
-                long c = t.component("C" + i, value);
-                t.set(prefab, c, new Object[] {(double) i});
-                long child = t.entity("Ship.part" + i);
-                t.add(child, Builtin.PREFAB);
-            }
             shared = t.component("Shared", value);
             t.add(shared, t.pair(Builtin.ON_INSTANTIATE, Builtin.INHERIT));
             long base = t.entity("Base0");
@@ -92,12 +125,12 @@ public class Inheritance extends ChronicleFork {
     @Benchmark
     @OutputTimeUnit(TimeUnit.MICROSECONDS)
     @OperationsPerInvocation(BATCH)
-    public long instantiatePrefab() {
-        return w.transactionResult(t -> {
+    public long instantiatePrefab(PrefabWorld p) {
+        return p.w.transactionResult(t -> {
             long last = 0;
             for (int i = 0; i < BATCH; i++) {
                 last = t.entity();
-                t.add(last, t.pair(isA, prefab));
+                t.add(last, t.pair(Builtin.IS_A, p.prefab));
             }
             return last;
         });
@@ -105,17 +138,25 @@ public class Inheritance extends ChronicleFork {
 
     /**
      * The same batch through the batch API ({@code World.instantiate(prefab, BATCH)}: one
-     * transaction, the instances of one prefab filed in the tables of the first); microseconds per
-     * instance.
+     * transaction, the instances after the first replicating it row by row into its tables);
+     * microseconds per instance.
      */
     @Benchmark
     @OutputTimeUnit(TimeUnit.MICROSECONDS)
     @OperationsPerInvocation(BATCH)
-    public long instantiatePrefabBatch() {
-        long[] made = w.instantiate(prefab, BATCH);
+    public long instantiatePrefabBatch(PrefabWorld p) {
+        long[] made = p.w.instantiate(p.prefab, BATCH);
         return made[BATCH - 1];
     }
 
+    /** {@link #instantiatePrefabBatch} with {@link #BIG_BATCH} instances a transaction; microseconds per instance. */
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    @OperationsPerInvocation(BIG_BATCH)
+    public long instantiatePrefabBatch1000(PrefabWorld p) {
+        long[] made = p.w.instantiate(p.prefab, BIG_BATCH);
+        return made[BIG_BATCH - 1];
+    }
     /** {@code get} of an Inherit component the entity reads from the base three IsA steps up; nanoseconds. */
     @Benchmark
     @OutputTimeUnit(TimeUnit.NANOSECONDS)

@@ -5,7 +5,17 @@ import dev.quiver.index.ReverseIndex;
 import dev.quiver.storage.tx.Changes;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
-/** Codec of a {@code reverse} page: the reverse-index entries of 64 consecutive targets. */
+import java.util.List;
+import java.util.function.IntFunction;
+
+/**
+ * Codec of a {@code reverse} page: the reverse-index entries of 64 consecutive targets. A commit
+ * logs what it did to a block's lists as a delta ({@link #writeDelta}: the adds and removes in the
+ * order they ran), applied to the page by whoever reads it and sealed into a whole page at a
+ * checkpoint ({@link #applyDelta}), so that a commit costs what it changed: the block of a prefab
+ * lists every instance's {@code (IsA, prefab)}, and rewriting it whole made each instantiation
+ * cost O(instances) (page format 7).
+ */
 final class ReversePage {
     static final int SHIFT = Changes.TARGET_BLOCK_SHIFT;
 
@@ -19,9 +29,14 @@ final class ReversePage {
      */
     static boolean write(ReverseIndex reverse, long key, Bytes.Writer w) {
         int base = (int) key << SHIFT;
+        return write(i -> reverse.get(base + i), w);
+    }
+
+    /** Writes the lists of a block's 64 targets ({@code lists} by offset, null: none) as {@link #write} does. */
+    private static boolean write(IntFunction<LongArrayList> lists, Bytes.Writer w) {
         int n = 0;
         for (int i = 0; i < (1 << SHIFT); i++) {
-            if (reverse.contains(base + i)) {
+            if (lists.apply(i) != null) {
                 n++;
             }
         }
@@ -30,7 +45,7 @@ final class ReversePage {
         }
         w.varint(n);
         for (int i = 0; i < (1 << SHIFT); i++) {
-            LongArrayList l = reverse.get(base + i);
+            LongArrayList l = lists.apply(i);
             if (l == null) {
                 continue;
             }
@@ -46,6 +61,18 @@ final class ReversePage {
     }
 
     static void read(ReverseIndex reverse, long key, byte[] b) {
+        LongArrayList[] lists = readLists(key, b);
+        long base = key << SHIFT;
+        for (int i = 0; i < lists.length; i++) {
+            if (lists[i] != null) {
+                reverse.put((int) (base + i), lists[i]);
+            }
+        }
+    }
+
+    /** The lists of block {@code key} by target offset (null: none) from a page body. */
+    private static LongArrayList[] readLists(long key, byte[] b) {
+        var lists = new LongArrayList[1 << SHIFT];
         Bytes.Reader r = new Bytes.Reader(b);
         long base = key << SHIFT;
         int targets = r.varint(1 << SHIFT);
@@ -64,10 +91,86 @@ final class ReversePage {
                 e += r.zigzag();
                 l.add(e);
             }
-            reverse.put((int) target, l);
+            lists[offset] = l;
         }
         if (r.remaining() != 0) {
             throw new CorruptionException("reverse page " + key + " holds " + r.remaining() + " bytes past its targets");
         }
+        return lists;
+    }
+
+    /**
+     * A delta of a block from its operations ({@link Changes#reverseOps}: pairs of longs
+     * {@code (target offset << 1) | op} (op 0: add, 1: remove) and the entry), or null when there
+     * are none. Layout: varint n operations, each: varint {@code (offset << 1) | op}, zigzag of the
+     * entry's difference from the previous operation's entry (the first from 0).
+     */
+    static byte[] writeDelta(LongArrayList ops) {
+        int n = ops.size() / 2;
+        if (n == 0) {
+            return null;
+        }
+        Bytes.Writer w = new Bytes.Writer(8 + 6 * n);
+        w.varint(n);
+        long prev = 0;
+        for (int k = 0; k < ops.size(); k += 2) {
+            w.varint(ops.getLong(k));
+            long e = ops.getLong(k + 1);
+            w.zigzag(e - prev);
+            prev = e;
+        }
+        return w.toBytes();
+    }
+
+    /**
+     * The stored blob of block {@code key} once {@code deltas} (oldest first, {@link #writeDelta})
+     * are applied to the stored blob {@code base} (null: no page); null when the block ends empty.
+     * Each operation runs as {@link ReverseIndex#add} and {@link ReverseIndex#remove} ran it (an
+     * add appends; a remove swaps the last entry into the place of the entry's last occurrence; a
+     * list left empty is dropped), so the page ends exactly as the writer's lists were.
+     *
+     * @throws CorruptionException when the page or a delta is malformed
+     */
+    static byte[] applyDelta(long key, byte[] base, List<byte[]> deltas) {
+        if (key < 0 || key > (Integer.MAX_VALUE >>> SHIFT)) {
+            throw new CorruptionException("reverse page " + key + " is no block of targets");
+        }
+        LongArrayList[] lists = base == null ? new LongArrayList[1 << SHIFT]
+                : readLists(key, PageCompression.open("reverse", key, base));
+        for (byte[] d : deltas) {
+            Bytes.Reader r = new Bytes.Reader(d);
+            int n = r.vcount(2);
+            long e = 0;
+            for (int k = 0; k < n; k++) {
+                int op = r.varint(((1 << SHIFT) << 1) - 1);
+                e += r.zigzag();
+                int offset = op >>> 1;
+                LongArrayList l = lists[offset];
+                if ((op & 1) == 0) {
+                    if (l == null) {
+                        l = new LongArrayList(2);
+                        lists[offset] = l;
+                    }
+                    l.add(e);
+                } else if (l != null) {
+                    int p = l.lastIndexOf(e);
+                    if (p >= 0) {
+                        l.set(p, l.getLong(l.size() - 1));
+                        l.removeLong(l.size() - 1);
+                    }
+                    if (l.isEmpty()) {
+                        lists[offset] = null;
+                    }
+                }
+            }
+            if (r.remaining() != 0) {
+                throw new CorruptionException("reverse delta of block " + key + " holds " + r.remaining() + " bytes past its operations");
+            }
+        }
+        Bytes.Writer w = new Bytes.Writer(64);
+        if (!write(i -> lists[i], w)) {
+            return null;
+        }
+        return PageCompression.seal(w.buffer(), w.size());
     }
 }

@@ -53,6 +53,9 @@ public final class WorldFormat {
      * relationship R with CanToggle (a child of R named {@code ~}), whose pairs {@code (R~, T)} are
      * disabled pairs {@code (R, T)} ({@code rules.Toggles}); an older build would read them as
      * pairs of an ordinary relationship, and a format-6 world lacks the builtin.
+     * Also in 7: {@code reverse} pages take deltas too (the adds and removes a commit made to a block's
+     * lists, in order, {@link ReversePage#writeDelta}): a prefab's block lists every instance, and
+     * rewriting it whole made each instantiation cost O(instances).
      */
     public static final int VERSION = 7;
     /**
@@ -107,7 +110,7 @@ public final class WorldFormat {
         for (int k : c.entityBlocks()) {
             dirty[ENTITIES].add(k);
         }
-        for (int k : c.targetBlocks()) {
+        for (int k : c.wholeTargetBlocks()) {
             dirty[REVERSE].add(k);
         }
         // tables: a group page holds the tables' types and their inline rows; a table whose rows
@@ -151,6 +154,16 @@ public final class WorldFormat {
                 out.add(new PageImage(NAMES, b, d, true));
             }
         }
+        // reverse blocks changed entry by entry: the operations, not the block (a prefab's block
+        // lists every instance; ReversePage.applyDelta)
+        int[] blocks = c.reverseOps().keySet().toIntArray();
+        Arrays.sort(blocks);
+        for (int b : blocks) {
+            byte[] d = ReversePage.writeDelta(c.reverseOps().get(b));
+            if (d != null) {
+                out.add(new PageImage(REVERSE, b, d, true));
+            }
+        }
         for (long g : dirty[TABLES]) {
             int from = (int) g << TablePage.GROUP_SHIFT;
             for (int id = from; id < from + (1 << TablePage.GROUP_SHIFT); id++) {
@@ -169,15 +182,18 @@ public final class WorldFormat {
      * The stored blob of page {@code key} of family {@code map} once {@code deltas} (the bodies of
      * {@link PageImage#delta()} images, oldest first) are applied to its stored blob {@code base}
      * (null: no page); null when the page ends empty. The file layer calls it to read a page the
-     * WAL holds deltas of, and when a checkpoint seals the page. Only {@code names} pages take
+     * WAL holds deltas of, and when a checkpoint seals the page. Only {@code names} and {@code reverse} pages take
      * deltas.
      *
      * @throws CorruptionException when the family takes no deltas, or the page or a delta is malformed
      */
     public static byte[] applyDelta(int map, long key, byte[] base, List<byte[]> deltas) {
+        if (map == REVERSE) {
+            return ReversePage.applyDelta(key, base, deltas);
+        }
         if (map != NAMES) {
             throw new CorruptionException("a delta of a " + (map >= 0 && map < MAP_NAMES.length ? MAP_NAMES[map] : "family " + map)
-                    + " page (key " + key + "): only names pages take deltas");
+                    + " page (key " + key + "): only names and reverse pages take deltas");
         }
         return NamePage.applyDelta(key, base, deltas);
     }

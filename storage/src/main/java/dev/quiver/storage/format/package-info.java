@@ -94,7 +94,12 @@
  *       varint k (at least 1), k x zz delta of {@code (relationship index << 32) | source index}.
  *       Every pair has its entry, sparse pairs included (format 5): the forward sparse store
  *       ({@code table.SparseStore}) is rebuilt from these entries at load, for each relationship
- *       with DontFragment or a marker in some table type.</li>
+ *       with DontFragment or a marker in some table type. Since format 7 a commit logs a
+ *       block's changes as a delta ({@link dev.quiver.storage.format.ReversePage#writeDelta}:
+ *       varint n operations, each varint {@code (target offset << 1) | op} (0 add, 1 remove) and
+ *       the zz delta of its entry from the previous operation's), replayed in order as the
+ *       in-memory index ran them (add appends, remove swaps the last entry in); a block changed
+ *       otherwise (a target's entries dropped at once) is written whole.</li>
  *   <li>{@code names}, key = bucket of the name index ({@link dev.quiver.storage.format.NamePage}):
  *       the top 12 bits of the key's hash ({@code dev.quiver.index.NameIndex#hash(parent index, name)},
  *       MurmurHash3's finalizer over {@code name.hashCode() * 31 + parent}), so that a lookup by

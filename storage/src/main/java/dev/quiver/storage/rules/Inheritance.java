@@ -38,6 +38,27 @@ public final class Inheritance {
     }
 
     private SparsePairs sparse;
+    /** The world's change epoch ({@code TableMoves#epoch}); null: no resolution is cached. */
+    private java.util.function.LongSupplier epoch;
+
+    /**
+     * Resolutions of inherited ids, direct-mapped by (table, id): for an entity of table
+     * {@code resolvedTable[s]} that does not own {@code resolvedId[s]}, the base providing it
+     * ({@code resolvedOwner[s]}, 0: none), valid while the epoch is {@code resolvedEpoch[s]}. An
+     * inherited get then reads its entity's table once instead of walking the IsA chain and the
+     * id's policy (issue 9's 50 ns figure); the answer depends only on the table's IsA pairs and
+     * on the bases' tables, which change only with the epoch.
+     */
+    private static final int RESOLVED = 256;
+    private final Table[] resolvedTable = new Table[RESOLVED];
+    private final long[] resolvedId = new long[RESOLVED];
+    private final int[] resolvedOwner = new int[RESOLVED];
+    private final long[] resolvedEpoch = new long[RESOLVED];
+
+    /** Sets the change epoch resolutions are cached under (once, while the world is wired; {@code TableMoves#epoch}). */
+    public void setEpoch(java.util.function.LongSupplier epoch) {
+        this.epoch = epoch;
+    }
 
     /** Sets the sparse pair storage (once, while the world is wired): types are read through it. */
     public void setSparse(SparsePairs sparse) {
@@ -111,6 +132,24 @@ public final class Inheritance {
         if (ownsId(t, i, id)) {
             return i;
         }
+        if (epoch == null) {
+            return inheritedOwner(t, i, id);
+        }
+        long now = epoch.getAsLong();
+        int s = (int) ((id * 0x9E3779B97F4A7C15L + t.id()) >>> 56);
+        if (resolvedTable[s] == t && resolvedId[s] == id && resolvedEpoch[s] == now) {
+            return resolvedOwner[s];
+        }
+        int o = inheritedOwner(t, i, id);
+        resolvedTable[s] = t;
+        resolvedId[s] = id;
+        resolvedOwner[s] = o;
+        resolvedEpoch[s] = now;
+        return o;
+    }
+
+    /** The nearest base of entity index {@code i} (of table {@code t}, which does not own {@code id}) that provides it, or 0. */
+    private int inheritedOwner(Table t, int i, long id) {
         long[] type = t.type(); // only its IsA pairs are read: builtins are never sparse
         int start = Types.pairsStart(type, IS_A);
         if (!Types.isPairOf(type, start, IS_A) || policy(id) != OnInstantiate.INHERIT) {

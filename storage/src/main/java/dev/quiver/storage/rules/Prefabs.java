@@ -141,15 +141,22 @@ public final class Prefabs implements TraitRules.Instantiation {
         out[0] = first;
         int[] subtree = recorded.toIntArray();
         boolean same = replicable(subtree);
+        Replica plan = null;
         for (int i = 1; i < count; i++) {
             if (same) {
-                out[i] = replicate(subtree);
+                if (plan == null) { // read once the subtree's tables are final (after any automatic switch)
+                    plan = new Replica(subtree);
+                }
+                out[i] = plan.replicate();
             } else {
                 long e = hierarchy.create(null, 0);
                 rules.add(Ids.index(e), isA);
                 out[i] = e;
                 same = replicable(subtree); // the automatic switch may have made ChildOf sparse meanwhile
             }
+        }
+        if (plan != null) {
+            plan.fileNames();
         }
         return out;
     }
@@ -158,13 +165,21 @@ public final class Prefabs implements TraitRules.Instantiation {
      * True when the subtree of a first instance ({@code subtree}, in creation order: the instance,
      * then the children made by {@link #instantiateChildren}) may be replicated: each pair of its
      * entities is in the table type and points outside the subtree, or is a sparse ChildOf pair;
-     * no pair is of a Symmetric relationship (its mirror would lie outside the subtree).
+     * no pair is of a Symmetric relationship (its mirror would lie outside the subtree); no data id
+     * of it has a validator (which sees, and may refine or refuse, each instance's copy).
      */
     private boolean replicable(int[] subtree) {
         var inside = new IntOpenHashSet(subtree);
         for (int x : subtree) {
             if (!entities.isAliveIndex(x)) {
                 return false;
+            }
+            if (validators != null) {
+                for (Column c : moves.tableOf(x).columns()) {
+                    if (validators.applies(c.id())) {
+                        return false; // a validator sees each instance's copy (and may refine or refuse it): left to the rules
+                    }
+                }
             }
             for (long id : moves.tableOf(x).type()) {
                 if (!Ids.isPair(id)) {
@@ -188,49 +203,121 @@ public final class Prefabs implements TraitRules.Instantiation {
     }
 
     /**
-     * One more instance like the first ({@code subtree}): each entity of it gets a counterpart in
-     * the same table, with the same values and name, its name-index entry under the counterpart
-     * parent, its sparse ChildOf in the store and every pair in the reverse index.
-     *
-     * @return the new instance
+     * One more instance like the first ({@code subtree}) at a time: each entity of it gets a
+     * counterpart in the same table, with the same values and name, its name-index entry under the
+     * counterpart parent, its sparse ChildOf in the store and every pair in the reverse index. What
+     * does not change between instances (tables, names, parents' positions, the pairs to index) is
+     * read once; pages are marked changed once per entity block and row chunk, not per entity.
      */
-    private long replicate(int[] subtree) {
-        var map = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap(subtree.length);
-        long instance = 0;
-        for (int x : subtree) {
-            Table t = moves.tableOf(x);
-            int idx = entities.allocate();
-            changes.meta();
-            String name = entities.name(x);
-            long e = entities.revive(idx, name);
-            int row = t.append(e);
-            entities.place(idx, t.id(), row);
-            changes.entity(idx);
-            changes.row(t.id(), row);
-            int srcRow = entities.row(x);
-            for (Column c : t.columns()) {
-                c.copyRow(srcRow, c, row);
-            }
-            for (long id : t.type()) {
-                if (!Ids.isPair(id)) {
-                    break;
+    private final class Replica {
+        private final int[] subtree;
+        private final Table[] tables;
+        private final String[] nameOf;
+        /** Position in {@code subtree} of each entity's parent (-1: the instance itself). */
+        private final int[] parentAt;
+        /** The pair ids of each entity's table the reverse index holds (sparse markers left out). */
+        private final long[][] pairs;
+        private final int[] made;
+        private final long[] chunkMarked;
+        private int blockMarked = -1;
+        /** The names of the replicas, filed at the end ({@link #fileNames}): bucket, parent index, entity. */
+        private final it.unimi.dsi.fastutil.ints.IntArrayList nameBucket = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        private final it.unimi.dsi.fastutil.ints.IntArrayList nameParent = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        private final LongArrayList nameEntity = new LongArrayList();
+        private final java.util.ArrayList<String> nameText = new java.util.ArrayList<>();
+
+        Replica(int[] subtree) {
+            this.subtree = subtree;
+            int n = subtree.length;
+            tables = new Table[n];
+            nameOf = new String[n];
+            parentAt = new int[n];
+            pairs = new long[n][];
+            made = new int[n];
+            chunkMarked = new long[n];
+            var at = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap(n);
+            for (int k = 0; k < n; k++) {
+                int x = subtree[k];
+                at.put(x, k);
+                tables[k] = moves.tableOf(x);
+                nameOf[k] = entities.name(x);
+                parentAt[k] = k == 0 ? -1 : at.get(paths.parentIndex(x)); // a parent comes before its children
+                var ps = new LongArrayList();
+                for (long id : tables[k].type()) {
+                    if (!Ids.isPair(id)) {
+                        break;
+                    }
+                    if (!Types.isMarker(id)) {
+                        ps.add(id);
+                    }
                 }
-                moves.pairAdded(idx, id); // markers excluded there
-            }
-            int parent = 0;
-            if (x != subtree[0]) {
-                parent = map.get(paths.parentIndex(x));
-                sparse.addPlaced(idx, CHILD_OF, parent); // replicable: a child's ChildOf is sparse
-            }
-            if (name != null) {
-                names.put(parent, name, e);
-            }
-            map.put(x, idx);
-            if (instance == 0) {
-                instance = e;
+                pairs[k] = ps.toLongArray();
+                chunkMarked[k] = -1;
             }
         }
-        return instance;
+
+        /**
+         * Files the replicas' names in the name index, bucket by bucket (each replica's children
+         * are under a new parent, so no two keys collide, and the order is not observable).
+         */
+        void fileNames() {
+            int n = nameBucket.size();
+            long[] order = new long[n];
+            for (int j = 0; j < n; j++) {
+                order[j] = ((long) nameBucket.getInt(j) << 32) | j;
+            }
+            java.util.Arrays.sort(order);
+            for (long o : order) {
+                int j = (int) o;
+                names.put(nameParent.getInt(j), nameText.get(j), nameEntity.getLong(j));
+            }
+        }
+
+        /** @return the new instance */
+        long replicate() {
+            changes.meta();
+            long instance = 0;
+            for (int k = 0; k < subtree.length; k++) {
+                Table t = tables[k];
+                int idx = entities.allocate();
+                String name = nameOf[k];
+                long e = entities.revive(idx, name);
+                int row = t.append(e);
+                entities.place(idx, t.id(), row);
+                if (idx >>> Changes.ENTITY_BLOCK_SHIFT != blockMarked) {
+                    blockMarked = idx >>> Changes.ENTITY_BLOCK_SHIFT;
+                    changes.entity(idx);
+                }
+                long chunk = ((long) t.id() << 32) | (row >>> Changes.ROW_CHUNK_SHIFT);
+                if (chunk != chunkMarked[k]) {
+                    chunkMarked[k] = chunk;
+                    changes.row(t.id(), row);
+                }
+                int srcRow = entities.row(subtree[k]);
+                for (Column c : t.columns()) {
+                    c.copyRow(srcRow, c, row);
+                }
+                for (long id : pairs[k]) {
+                    moves.pairAdded(idx, id);
+                }
+                int parent = 0;
+                if (k > 0) {
+                    parent = made[parentAt[k]];
+                    sparse.addPlaced(idx, CHILD_OF, parent); // replicable: a child's ChildOf is sparse
+                }
+                if (name != null) { // filed by bucket at the end: the name index is hashed, so this saves cache misses
+                    nameBucket.add(EntityNames.bucket(parent, name));
+                    nameParent.add(parent);
+                    nameEntity.add(e);
+                    nameText.add(name);
+                }
+                made[k] = idx;
+                if (k == 0) {
+                    instance = e;
+                }
+            }
+            return instance;
+        }
     }
 
     /** A new id on entity index {@code idx}: an Inherit data id it saw through a base gets the base's value. */

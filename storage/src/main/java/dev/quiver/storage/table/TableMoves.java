@@ -28,6 +28,20 @@ public final class TableMoves {
         this.changes = changes;
     }
 
+    /** Bumped by every change this class makes (see {@link #epoch}). */
+    private long moves;
+
+    /**
+     * A number that changes whenever an entity's table, row or pairs may have changed since it was
+     * last read: every placement, move, row removal and pair change here, and every commit or
+     * rollback ({@link Changes#clears}: a rollback reads tables back without moving entities). A
+     * read cache that holds an answer computed from tables (an inherited value's owner) is valid
+     * while it is unchanged.
+     */
+    public long epoch() {
+        return moves + changes.clears();
+    }
+
     /** The table holding entity index {@code idx}. */
     public Table tableOf(int idx) {
         return tables.get(entities.table(idx));
@@ -35,6 +49,7 @@ public final class TableMoves {
 
     /** Appends a new entity to the root table. */
     public void placeNew(int idx, long e) {
+        moves++;
         Table root = tables.get(0);
         int row = root.append(e);
         entities.place(idx, 0, row);
@@ -52,6 +67,7 @@ public final class TableMoves {
         if (dst == src) {
             return;
         }
+        moves++;
         long[] old = src.type(), newType = dst.type();
         long e = entities.idOf(idx);
         // the reverse index follows the pair changes: a merge of the two sorted types
@@ -89,6 +105,7 @@ public final class TableMoves {
 
     /** Removes a row of a table, moving its last row into it (the entity index follows). */
     public void removeRow(Table t, int row) {
+        moves++;
         int last = t.count() - 1;
         changes.shrunk(t.id());
         long moved = t.removeSwap(row);
@@ -104,9 +121,11 @@ public final class TableMoves {
         if (!Ids.isPair(id) || Types.isMarker(id)) {
             return;
         }
+        moves++;
         int tgt = Ids.second(id);
-        reverse.add(tgt, ((long) Ids.first(id) << 32) | idx);
-        changes.target(tgt);
+        long entry = ((long) Ids.first(id) << 32) | idx;
+        reverse.add(tgt, entry);
+        changes.reverseAdded(tgt, entry);
     }
 
     /** A pair id left entity {@code idx}'s type: drop its entry under its target. */
@@ -114,8 +133,10 @@ public final class TableMoves {
         if (!Ids.isPair(id) || Types.isMarker(id)) {
             return;
         }
+        moves++;
         int tgt = Ids.second(id);
-        reverse.remove(tgt, ((long) Ids.first(id) << 32) | idx);
-        changes.target(tgt);
+        long entry = ((long) Ids.first(id) << 32) | idx;
+        reverse.remove(tgt, entry);
+        changes.reverseRemoved(tgt, entry);
     }
 }

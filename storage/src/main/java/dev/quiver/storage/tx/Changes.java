@@ -3,6 +3,7 @@ package dev.quiver.storage.tx;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 
 /**
@@ -22,6 +23,7 @@ public final class Changes {
     public static final int TARGET_BLOCK_SHIFT = 6;
 
     private boolean meta;
+    private long clears;
     private final IntOpenHashSet schemas = new IntOpenHashSet();
     private final IntOpenHashSet entityBlocks = new IntOpenHashSet();
     private final IntOpenHashSet nameBlocks = new IntOpenHashSet();
@@ -33,6 +35,10 @@ public final class Changes {
     private final IntOpenHashSet tables = new IntOpenHashSet();
     private final LongOpenHashSet rowChunks = new LongOpenHashSet();
     private final IntOpenHashSet targetBlocks = new IntOpenHashSet();
+    /** Reverse-index blocks changed other than through {@link #reverseAdded}/{@link #reverseRemoved}: written whole. */
+    private final IntOpenHashSet wholeTargetBlocks = new IntOpenHashSet();
+    /** Per reverse-index block not written whole: its operations in order ({@link #reverseOps}). */
+    private final Int2ObjectOpenHashMap<LongArrayList> reverseOps = new Int2ObjectOpenHashMap<>();
     private final IntOpenHashSet shrunk = new IntOpenHashSet();
 
     /** The world's counters changed (next entity index, table count, free list). */
@@ -102,9 +108,44 @@ public final class Changes {
         shrunk.add(id);
     }
 
-    /** The reverse-index entries of target {@code index} changed. */
+    /**
+     * The reverse-index entries of target {@code index} changed in some way the transaction does
+     * not describe entry by entry: its block is written whole at commit.
+     */
     public void target(int index) {
-        targetBlocks.add(index >>> TARGET_BLOCK_SHIFT);
+        int b = index >>> TARGET_BLOCK_SHIFT;
+        targetBlocks.add(b);
+        wholeTargetBlocks.add(b);
+        reverseOps.remove(b);
+    }
+
+    /**
+     * Entry {@code entry} was appended to the reverse-index list of target {@code index}
+     * ({@code ReverseIndex.add}): the commit logs the operation rather than the block (a prefab's
+     * block lists every instance).
+     */
+    public void reverseAdded(int index, long entry) {
+        reverseOp(index, entry, 0);
+    }
+
+    /** Entry {@code entry} was removed from the list of target {@code index} ({@code ReverseIndex.remove}, swapping the last entry in). */
+    public void reverseRemoved(int index, long entry) {
+        reverseOp(index, entry, 1);
+    }
+
+    private void reverseOp(int index, long entry, int op) {
+        int b = index >>> TARGET_BLOCK_SHIFT;
+        targetBlocks.add(b);
+        if (wholeTargetBlocks.contains(b)) {
+            return;
+        }
+        LongArrayList ops = reverseOps.get(b);
+        if (ops == null) {
+            ops = new LongArrayList(4);
+            reverseOps.put(b, ops);
+        }
+        ops.add(((long) (index & ((1 << TARGET_BLOCK_SHIFT) - 1)) << 1) | op);
+        ops.add(entry);
     }
 
     public boolean metaChanged() {
@@ -143,16 +184,36 @@ public final class Changes {
         return rowChunks;
     }
 
+    /** Every reverse-index block the transaction touched (written whole or as a delta). */
     public IntOpenHashSet targetBlocks() {
         return targetBlocks;
+    }
+
+    /** The reverse-index blocks to write whole ({@link #target}). */
+    public IntOpenHashSet wholeTargetBlocks() {
+        return wholeTargetBlocks;
+    }
+
+    /**
+     * Per reverse-index block not written whole, its operations in the order they ran: pairs of
+     * longs {@code (target offset in the block << 1) | op} (op 0: add, 1: remove) and the entry.
+     */
+    public Int2ObjectOpenHashMap<LongArrayList> reverseOps() {
+        return reverseOps;
     }
 
     public IntOpenHashSet shrunk() {
         return shrunk;
     }
 
+    /** Times {@link #clear} ran: a commit or a rollback happened (read caches key on it, {@code TableMoves#epoch}). */
+    public long clears() {
+        return clears;
+    }
+
     /** Forgets everything (after a commit or a rollback). */
     public void clear() {
+        clears++;
         meta = false;
         schemas.clear();
         entityBlocks.clear();
@@ -161,6 +222,8 @@ public final class Changes {
         tables.clear();
         rowChunks.clear();
         targetBlocks.clear();
+        wholeTargetBlocks.clear();
+        reverseOps.clear();
         shrunk.clear();
     }
 }
