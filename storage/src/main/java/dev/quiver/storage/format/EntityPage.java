@@ -79,7 +79,8 @@ final class EntityPage {
         Bytes.Reader r = new Bytes.Reader(b);
         int base = (int) key << SHIFT;
         int n = r.varint(SIZE);
-        byte[] prev = new byte[0];
+        byte[] prev = new byte[64]; // the last name read, front-coding's base (one buffer, no copy per name)
+        int prevLength = 0;
         long table = 0, row = -1;
         for (int i = 0; i < n; i++) {
             int idx = base + i;
@@ -115,13 +116,16 @@ final class EntityPage {
                 }
                 t = (int) table;
                 rw = (int) row;
-                int shared = r.varint(prev.length);
+                int shared = r.varint(prevLength);
                 int suffix = r.vcount(1);
-                byte[] nb = Arrays.copyOf(prev, shared + suffix);
-                r.raw(nb, shared, suffix);
-                if (nb.length > 0) {
-                    prev = nb;
-                    name = new String(nb, StandardCharsets.UTF_8);
+                int length = shared + suffix;
+                if (length > 0) {
+                    if (length > prev.length) {
+                        prev = Arrays.copyOf(prev, Math.max(length, 2 * prev.length));
+                    }
+                    r.raw(prev, shared, suffix);
+                    prevLength = length;
+                    name = new String(prev, 0, length, StandardCharsets.UTF_8);
                 }
             }
             ei.restoreEntry(idx, st, (int) gen, name, t, rw);
