@@ -1,7 +1,6 @@
 package dev.quiver.storage;
 
 import dev.quiver.error.CorruptionException;
-import dev.quiver.error.QuiverException;
 import dev.quiver.index.Ids;
 import dev.quiver.storage.check.Checker;
 import dev.quiver.storage.file.Store;
@@ -62,7 +61,8 @@ public final class World implements AutoCloseable {
     final Transactions tx;
     private final TableAccess tableAccess;
 
-    private World(Store store, boolean readOnly, Path dir) {
+    /** Internal: a world over an open store, its state not read yet ({@link WorldLifecycle}). */
+    World(Store store, boolean readOnly, Path dir) {
         this.dir = dir;
         this.readOnly = readOnly;
         persistence = new Persistence(store, m.parts, m.format, m.changes, m.sparse);
@@ -80,15 +80,7 @@ public final class World implements AutoCloseable {
      * @throws dev.quiver.error.StorageIOException when it cannot be written
      */
     public static World create(Path dir) {
-        // built whole in a temporary sibling and renamed into place: never half made; the world
-        // built there is the one returned (its state is what it committed), on the renamed files
-        World[] built = new World[1];
-        Store.create(dir, WorldFormat::applyDelta, st -> {
-            built[0] = new World(st, false, dir);
-            built[0].bootstrap();
-        });
-        built[0].persistence.reopen(Store.open(dir, false, WorldFormat::applyDelta));
-        return built[0];
+        return WorldLifecycle.create(dir);
     }
 
     /**
@@ -101,7 +93,7 @@ public final class World implements AutoCloseable {
      * @throws CorruptionException when its files are corrupt
      */
     public static World open(Path dir) {
-        return openStore(Store.open(dir, false, WorldFormat::applyDelta), false);
+        return WorldLifecycle.open(dir, false);
     }
 
     /**
@@ -114,7 +106,7 @@ public final class World implements AutoCloseable {
      * temporary directory (java.io.tmpdir, deleted at close).
      */
     public static World openReadOnly(Path dir) {
-        return openStore(Store.open(dir, true, WorldFormat::applyDelta), true);
+        return WorldLifecycle.open(dir, true);
     }
 
     /** Opens the world in {@code dir} for writing, creating it when {@code dir} holds none. */
@@ -126,7 +118,6 @@ public final class World implements AutoCloseable {
     public static boolean exists(Path dir) {
         return Store.isWorld(dir);
     }
-
 
     /** The world directory. */
     public Path directory() {
@@ -779,34 +770,5 @@ public final class World implements AutoCloseable {
     /** The page layout and its counters of pages read lazily (for tests). */
     WorldFormat format() {
         return m.format;
-    }
-
-    /** Opens the world a store holds, loading its committed state (for {@link WorldPages#restore}). */
-    static World openStore(Store st, boolean readOnly) {
-        World w = new World(st, readOnly, st.dir);
-        try {
-            w.persistence.load();
-        } catch (QuiverException e) {
-            w.close();
-            throw e;
-        } catch (RuntimeException e) {
-            w.close();
-            throw new CorruptionException("corrupt world " + st.dir + ": " + e, e);
-        }
-        return w;
-    }
-
-    // ------------------------------------------------------------------ bootstrap and load
-
-    /** A new world: the root table, the builtin entities and the builtin traits, in one commit. */
-    private void bootstrap() {
-        m.entities.reserve(Builtin.FIRST_USER_INDEX);
-        m.tables.create(0, new long[0]);
-        m.changes.table(0);
-        tx.inside("bootstrap", () -> {
-            m.hierarchy.placeBuiltins();
-            m.changes.meta();
-            tx.commit();
-        });
     }
 }

@@ -73,7 +73,7 @@ public final class WorldPages {
     public static World restore(Path dir, Iterable<Page> pages, java.util.function.Consumer<World> beforeVisible) {
         Store.create(dir, dev.quiver.storage.format.WorldFormat::applyDelta, st -> {
             Persistence.commitPages(st, pages);
-            World w = World.openStore(st, false);
+            World w = WorldLifecycle.openStore(st, false);
             List<String> problems = w.check();
             if (!problems.isEmpty()) {
                 throw new BadInputException("restored world is inconsistent: " + problems.get(0));
