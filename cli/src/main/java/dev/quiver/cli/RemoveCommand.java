@@ -40,8 +40,7 @@ final class RemoveCommand extends BaseCommand {
             try (World w = openWriter(world)) {
                 scope.apply(w);
                 long id = w.id(all);
-                int holders = w.tableAccess().sparse().holders(id).length; // sparse pairs too (FEATURES TRT-16)
-                w.removeAll(id);
+                int holders = w.removeAll(id); // sparse and disabled pairs too (FEATURES TRT-16, CanToggle)
                 out().println("removed " + all + " from " + holders + " entities");
             }
             return ExitCodes.OK;

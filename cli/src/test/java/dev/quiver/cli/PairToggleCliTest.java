@@ -87,4 +87,25 @@ class PairToggleCliTest extends FreshWorldCliTest {
         run("add", w, "Likes.~", "Exclusive").badInput("toggle companion");
         assertEquals(before, fingerprint(Path.of(w)));
     }
+
+    /**
+     * {@code remove --all} removes a pair from its disabled holders too and counts them; the
+     * companion is neither counted by {@code stats} nor listed by wildcard queries.
+     */
+    @Test
+    void removeAllCountsDisabledHoldersAndTheCompanionStaysHidden() {
+        run("add", w, "Likes", "CanToggle").ok();
+        run("add", w, "bob", "(Likes, alice)").ok();
+        run("add", w, "carol", "(Likes, alice)").ok();
+        String stats = run("stats", w).ok().out();
+        run("disable", w, "bob", "(Likes, alice)").ok();
+        assertEquals(stats.lines().filter(l -> l.startsWith("entities")).findFirst(),
+            run("stats", w).ok().out().lines().filter(l -> l.startsWith("entities")).findFirst());
+        assertEquals("1\n", run("query", w, "(*, alice)", "--format", "count").ok().out());
+        assertTrue(run("query", w, "(*, alice)").ok().out().contains("carol  (Likes,alice)\n"));
+        assertEquals("0\n", run("query", w, "(ChildOf, Likes)", "--format", "count").ok().out());
+        assertEquals("removed (Likes, alice) from 2 entities\n", run("remove", w, "--all", "(Likes, alice)").ok().out());
+        assertEquals("bob\n", show("bob"));
+        assertTrue(run("check", w).ok().out().startsWith("ok"));
+    }
 }

@@ -4,6 +4,7 @@ import dev.quiver.storage.Builtin;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Queries skip components disabled with {@code World.disable} (Flecs v4 CanToggle): the entity
@@ -62,5 +63,42 @@ class ToggleQueryTest extends QueryTestSupport {
         with("on", "Mass");
         assertEquals(list("on"), these("Mass"));
         assertEquals(list("off"), these("Mass, Disabled"));
+    }
+
+    /**
+     * {@code (Disabled, C)} and {@code (R~, T)} stand for ids held disabled, not for pairs: a
+     * wildcard or variable relationship never reports them, the companion R~ is no source of any
+     * term (not even {@code (ChildOf, R)}) unless the query names Disabled or DisabledRelationship,
+     * and it is no entity in {@code entityCount}; uncached and cached queries agree.
+     */
+    @Test
+    void wildcardRelationshipsNeverReportDisabledIdsOrCompanions() {
+        with("Likes", "CanToggle");
+        with("Mass", "CanToggle");
+        with("a", "(Likes, x)", "Mass");
+        long b = with("b", "(Likes, x)", "(Likes, y)", "Mass");
+        with("c", "(Owns, x)");
+        int entities = w.entityCount();
+        w.disable(b, w.ensureId("(Likes, x)"));
+        w.disable(b, e("Mass"));
+        assertEquals(entities, w.entityCount(), "the companion Likes.~ is no entity to count");
+        assertEquals(list("a", "c"), these("(*, x)"));
+        assertEquals(list("a | $r=Likes", "c | $r=Owns"), answers("($r, x)"));
+        assertEquals(list("b | $r=Likes $t=y"), answers("($r, $t), Likes($this, $t), !(Owns, *), !Mass"));
+        assertEquals(list(), these("(*, Mass)"));
+        assertEquals(list("b"), these("(Disabled, Mass)"));
+        assertEquals(list("b"), these("(Disabled, Mass), !(*, x)"));
+        assertEquals(list(), these("(ChildOf, Likes)"));
+        assertEquals(list("Likes.~"), these("DisabledRelationship"));
+        assertEquals(list("Likes.~"), these("(ChildOf, Likes), DisabledRelationship"));
+        try (var cached = dev.quiver.query.cache.CachedQuery.parse(w, "!(*, x), !Likes, !Owns")) {
+            long n = cached.count();
+            assertEquals(count("!(*, x), !Likes, !Owns"), n);
+            java.util.List<String> seen = new java.util.ArrayList<>();
+            cached.forEach(r -> seen.add(w.path(r.thisEntity())));
+            assertTrue(seen.contains("b") && !seen.contains("Likes.~"), "cached: " + seen);
+        }
+        w.enable(b, w.ensureId("(Likes, x)"));
+        assertEquals(list("a", "b", "c"), these("(*, x)"));
     }
 }

@@ -4,10 +4,12 @@ import dev.quiver.storage.rules.SparsePairs;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.TableListener;
 import dev.quiver.storage.table.TableSet;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 import java.util.List;
 import java.util.function.IntConsumer;
+import java.util.function.IntPredicate;
 import java.util.function.LongToIntFunction;
 import dev.quiver.index.Ids;
 
@@ -83,5 +85,28 @@ public final class TableAccess {
     /** The entity's row in its table. */
     public int row(long e) {
         return m.entities.row(alive.applyAsInt(e));
+    }
+
+    /**
+     * The relationships a wildcard or unbound variable relationship never matches: {@code Disabled}
+     * and every toggle companion R~. Their pairs stand for ids an entity holds disabled (Flecs v4
+     * CanToggle, {@code rules.Toggles}: component C disabled is held as {@code (Disabled, C)}, pair
+     * {@code (R, T)} disabled as {@code (R~, T)}), not for pairs it has, so {@code (*, T)} must not
+     * report them; a term naming them ({@code (Disabled, C)}) still finds them. A predicate over
+     * entity indices, valid until the next change of the world.
+     */
+    public IntPredicate toggleRelationships() {
+        int disabled = Ids.index(Builtin.DISABLED);
+        List<Table> ts = m.tables.matching(Builtin.DISABLED_RELATIONSHIP);
+        if (ts.isEmpty()) {
+            return rel -> rel == disabled;
+        }
+        IntOpenHashSet companions = new IntOpenHashSet();
+        for (Table t : ts) {
+            for (int r = 0; r < t.count(); r++) {
+                companions.add(Ids.index(t.entity(r)));
+            }
+        }
+        return rel -> rel == disabled || companions.contains(rel);
     }
 }

@@ -12,6 +12,7 @@ import dev.quiver.storage.rules.Inheritance;
 import dev.quiver.storage.rules.Prefabs;
 import dev.quiver.storage.rules.Toggles;
 import dev.quiver.storage.rules.Values;
+import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.Types;
 
 import java.nio.file.Path;
@@ -308,9 +309,16 @@ public final class World implements AutoCloseable {
         return m.entities.get(e, m.paths::describe);
     }
 
-    /** Number of alive entities, builtins excluded. */
+    /**
+     * Number of alive entities, builtins and toggle companions excluded (a companion R~ is a hidden
+     * entity standing for R's disabled pairs, {@link #disable}).
+     */
     public int entityCount() {
-        return m.entities.countAlive(Builtin.FIRST_USER_INDEX);
+        int companions = 0;
+        for (Table t : m.tables.matching(Builtin.DISABLED_RELATIONSHIP)) {
+            companions += t.count();
+        }
+        return m.entities.countAlive(Builtin.FIRST_USER_INDEX) - companions;
     }
 
     // ------------------------------------------------------------------ ids
@@ -646,10 +654,15 @@ public final class World implements AutoCloseable {
      * Removes {@code id} (which may hold {@code *} or {@code _}) from every entity holding it, as one
      * transaction (Flecs v4 {@code remove_all}).
      *
+     * An entity holding it disabled ({@link #disable}) loses it too.
+     *
+     * @return the number of entities that held it
      * @throws ConstraintException when a builtin holds it (nothing changes)
      */
-    public void removeAll(long id) {
-        mutate(() -> m.rules.removeAll(id));
+    public int removeAll(long id) {
+        int[] n = {0};
+        mutate(() -> n[0] = m.rules.removeAll(id));
+        return n[0];
     }
 
     /**

@@ -3,7 +3,7 @@ package dev.quiver.storage;
 /**
  * Counts describing a world.
  *
- * @param entities     alive entities, builtins excluded
+ * @param entities     alive entities, builtins and toggle companions excluded
  * @param tables       archetype tables (empty ones included)
  * @param nonEmptyTables tables with at least one row
  * @param pairs        pair ids held by all entities together

@@ -31,9 +31,15 @@ final class TableFilter {
     /** One condition on a type: it has (or, negated, has no) an id matching the pattern. */
     private record Condition(boolean negated, boolean pair, long first, long second, String text) {
         boolean holds(long[] type) {
-            if (negated && (Arrays.binarySearch(type, Builtin.PREFAB) >= 0 || Arrays.binarySearch(type, Builtin.DISABLED) >= 0)) {
+            if (negated && (Arrays.binarySearch(type, Builtin.PREFAB) >= 0 || Arrays.binarySearch(type, Builtin.DISABLED) >= 0
+                    || Arrays.binarySearch(type, Builtin.DISABLED_RELATIONSHIP) >= 0)) {
                 // no term matches on a Prefab or Disabled source (QS-47): a $this bound as a pair
                 // element may be one, and then every Not term on it holds, whatever its table has
+                return true;
+            }
+            if (negated && pair && first == 0) {
+                // a wildcard relationship skips Disabled and toggle companion pairs, which the type
+                // alone cannot tell apart: leave the Not to the evaluator
                 return true;
             }
             return has(type) != negated;

@@ -31,7 +31,9 @@ import java.util.List;
  * upward traversal ({@code up R}, {@code self|up R}) in {@link UpTraversal}; member-value terms in
  * {@link MemberOps}; the *From operators in {@link FromOps}; {@code EACH} and {@code THIS_SET} in {@link EachOps}.
  *
- * <p>Prefab and Disabled tables are skipped unless the query mentions those ids (QS-47). Terms
+ * <p>Prefab and Disabled tables are skipped unless the query mentions those ids (QS-47), and so are
+ * toggle companions R~ (hidden entities standing for R's disabled pairs) unless it mentions Disabled
+ * or DisabledRelationship. Terms
  * widened by IsA inheritance (component inheritance, {@code self|up IsA}) run in {@link InheritOps}.
  */
 public final class Evaluator {
@@ -87,8 +89,13 @@ public final class Evaluator {
     /** The chunk to run (-1: all) and the number of chunks the first step's walk has (1 when it is not split). */
     private int chunk = -1;
     private int chunks = 1;
-    /** False when no table can be left out (no Prefab or Disabled tables, or the query asks for them). */
+    /**
+     * False when no table can be left out (no Prefab, Disabled or toggle companion tables, or the
+     * query asks for them).
+     */
     private final boolean skippable;
+    /** The relationships a wildcard relationship never matches ({@link TypeMatch}): Disabled and toggle companions. */
+    final java.util.function.IntPredicate toggled;
     /** When set ({@link #restrictThis}): the tables $this may lie in, walked in this order. */
     private List<Table> thisTables;
     private java.util.Set<Table> thisSet;
@@ -114,7 +121,9 @@ public final class Evaluator {
             b.values[preset[i]] = presetValues[i];
         }
         this.skippable = (!plan.matchPrefab() && !world.tableAccess().tables(Builtin.PREFAB).isEmpty())
-            || (!plan.matchDisabled() && !world.tableAccess().tables(Builtin.DISABLED).isEmpty());
+            || (!plan.matchDisabled() && (!world.tableAccess().tables(Builtin.DISABLED).isEmpty()
+                || !world.tableAccess().tables(Builtin.DISABLED_RELATIONSHIP).isEmpty()));
+        this.toggled = world.tableAccess().toggleRelationships();
         int n = plan.stepCount();
         next = new Cont[n];
         flag = new boolean[n];
@@ -471,7 +480,7 @@ public final class Evaluator {
                 continue;
             }
             m.clear();
-            TypeMatch.match(tb.type(), pair, f, sec, anyF, anyS, m);
+            TypeMatch.match(tb.type(), pair, f, sec, anyF, anyS, toggled, m);
             if (m.isEmpty()) {
                 continue;
             }
@@ -530,12 +539,12 @@ public final class Evaluator {
         if (SparseOps.perRow(tb, pair, f, t.first().kind() == Operand.Kind.ANY)) { // the match depends on the row: no cache
             m.clear();
             TypeMatch.match(SparseOps.typeOf(world, src), pair, f, sec, t.first().kind() == Operand.Kind.ANY,
-                t.second().kind() == Operand.Kind.ANY, m);
+                t.second().kind() == Operand.Kind.ANY, toggled, m);
             cacheTable[id] = null;
         } else if (cacheTable[id] != tb || cacheFirst[id] != f || cacheSecond[id] != sec) {
             m.clear();
             TypeMatch.match(tb.type(), pair, f, sec, t.first().kind() == Operand.Kind.ANY,
-                pair && t.second().kind() == Operand.Kind.ANY, m);
+                pair && t.second().kind() == Operand.Kind.ANY, toggled, m);
             cacheTable[id] = tb;
             cacheFirst[id] = f;
             cacheSecond[id] = sec;
@@ -769,7 +778,8 @@ public final class Evaluator {
     }
 
     boolean skip(Table tb) {
-        return skippable && ((tb.isPrefab() && !plan.matchPrefab()) || (tb.isDisabled() && !plan.matchDisabled()));
+        return skippable && ((tb.isPrefab() && !plan.matchPrefab())
+            || ((tb.isDisabled() || tb.isToggleCompanion()) && !plan.matchDisabled()));
     }
 
 }

@@ -285,15 +285,15 @@ final class InheritOps {
      * The own pairs of {@code type} matching the pattern into {@code out} (cleared first): with
      * {@code rels} (pair substitution) those of each relationship in it, else of {@code f}.
      */
-    private static void matchOwn(long[] type, long f, long[] rels, long sec, boolean anyF, boolean anyS,
+    private void matchOwn(long[] type, long f, long[] rels, long sec, boolean anyF, boolean anyS,
                                  LongArrayList out) {
         out.clear();
         if (rels == null) {
-            TypeMatch.match(type, true, f, sec, anyF, anyS, out);
+            TypeMatch.match(type, true, f, sec, anyF, anyS, ev.toggled, out);
             return;
         }
         for (long r : rels) {
-            TypeMatch.match(type, true, r, sec, false, anyS, out);
+            TypeMatch.match(type, true, r, sec, false, anyS, ev.toggled, out);
         }
     }
 

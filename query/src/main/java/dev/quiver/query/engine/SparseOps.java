@@ -145,7 +145,7 @@ final class SparseOps {
         LongArrayList m = ev.scratch[s.id()];
         for (int row = 0; row < tb.count(); row++) {
             m.clear();
-            TypeMatch.match(typeOf(ev.world, tb, row), pair, f, sec, anyF, anyS, m);
+            TypeMatch.match(typeOf(ev.world, tb, row), pair, f, sec, anyF, anyS, ev.toggled, m);
             if (m.isEmpty()) {
                 continue;
             }

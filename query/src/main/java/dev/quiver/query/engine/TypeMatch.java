@@ -4,10 +4,14 @@ import dev.quiver.index.Ids;
 import dev.quiver.storage.table.Types;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
+import java.util.function.IntPredicate;
+
 /**
  * Matches a term's id pattern against a table type (a sorted id vector). Pairs have bit 63 set,
  * so they sort before plain ids, and the pairs of one relationship are contiguous: {@code (R, *)}
- * is a binary search plus a short scan.
+ * is a binary search plus a short scan. A wildcard relationship never matches Disabled or a toggle
+ * companion: {@code (Disabled, C)} and {@code (R~, T)} are C and {@code (R, T)} held disabled (Flecs v4
+ * CanToggle skips a disabled id in every term), so {@code (*, T)} reports neither.
  */
 final class TypeMatch {
     private TypeMatch() {}
@@ -21,9 +25,12 @@ final class TypeMatch {
      * @param second the second element's entity, or 0 for any (ignored unless {@code pair})
      * @param anyFirst the first element is {@code _} (at most one match per distinct rest)
      * @param anySecond the second element is {@code _}
+     * @param toggled the relationships (entity indices) a wildcard first element never matches:
+     *     Disabled and toggle companions, whose pairs stand for disabled ids
+     *     ({@code TableAccess.toggleRelationships})
      */
     static void match(long[] type, boolean pair, long first, long second, boolean anyFirst, boolean anySecond,
-                      LongArrayList out) {
+                      IntPredicate toggled, LongArrayList out) {
         int start = out.size();
         if (!pair) {
             if (first != 0) {
@@ -64,7 +71,7 @@ final class TypeMatch {
         }
         for (int k = 0; k < type.length && Ids.isPair(type[k]); k++) {
             long id = type[k];
-            if (s >= 0 && Ids.second(id) != s) {
+            if ((s >= 0 && Ids.second(id) != s) || toggled.test(Ids.first(id))) {
                 continue;
             }
             if (anyFirst || anySecond) {

@@ -128,7 +128,7 @@ final class UpTraversal {
         m.clear();
         long owner = 0;
         if (t.up().self() && srcTable != null) {
-            TypeMatch.match(SparseOps.typeOf(ev.world, src), pair, f, sec, anyF, anyS, m);
+            TypeMatch.match(SparseOps.typeOf(ev.world, src), pair, f, sec, anyF, anyS, ev.toggled, m);
             if (!m.isEmpty()) {
                 owner = src;
             }
@@ -170,7 +170,7 @@ final class UpTraversal {
                 continue;
             }
             long[] type = SparseOps.typeOf(world, a);
-            TypeMatch.match(type, pair, f, sec, anyF, anyS, m);
+            TypeMatch.match(type, pair, f, sec, anyF, anyS, ev.toggled, m);
             if (!m.isEmpty()) {
                 return a;
             }

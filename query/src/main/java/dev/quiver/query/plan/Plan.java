@@ -23,7 +23,8 @@ import java.util.List;
  * @param hasThis the query uses {@code $this} outside of scopes
  * @param fieldCount number of fields (terms, with an Or chain counting once and scopes not at all)
  * @param matchPrefab the query mentions Prefab, so prefab tables are not skipped (QS-47)
- * @param matchDisabled the query mentions Disabled, so disabled tables are not skipped
+ * @param matchDisabled the query mentions Disabled or DisabledRelationship, so disabled and toggle
+ *     companion tables are not skipped
  * @param presetSlots the slots of the variables set before evaluation
  * @param fieldAccess the access of each field (never {@link InOut#DEFAULT}; {@link FieldAccess})
  * @param fromLists the ids each *From term read from its E, in written order ({@link FromTerms})

@@ -71,7 +71,7 @@ final class Resolver {
         return matchPrefab;
     }
 
-    /** The query mentions Disabled. */
+    /** The query mentions Disabled or DisabledRelationship (toggle companions are not skipped then). */
     boolean matchDisabled() {
         return matchDisabled;
     }
@@ -343,7 +343,7 @@ final class Resolver {
     private void noteBuiltin(long e) {
         if (e == Builtin.PREFAB) {
             matchPrefab = true;
-        } else if (e == Builtin.DISABLED) {
+        } else if (e == Builtin.DISABLED || e == Builtin.DISABLED_RELATIONSHIP) {
             matchDisabled = true;
         }
     }

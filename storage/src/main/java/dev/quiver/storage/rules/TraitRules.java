@@ -459,11 +459,22 @@ public final class TraitRules {
         return !rels.isEmpty();
     }
 
-    /** Removes {@code id} (wildcards allowed) from every entity holding it (Flecs v4 remove_all). */
-    public void removeAll(long id) {
+    /**
+     * Removes {@code id} (wildcards allowed) from every entity holding it, enabled or disabled
+     * (Flecs v4 remove_all).
+     *
+     * @return the number of entities that held it
+     */
+    public int removeAll(long id) {
+        int changed = 0;
         for (int idx : holders(id)) {
+            int before = sparse.logicalType(idx).length;
             removeMatching(idx, id);
+            if (sparse.logicalType(idx).length != before) {
+                changed++;
+            }
         }
+        return changed;
     }
 
     /**
@@ -477,8 +488,11 @@ public final class TraitRules {
             return;
         }
         long off = disabledPattern(pattern);
+        int disabled = Ids.index(Builtin.DISABLED);
         for (long have : sparse.logicalType(idx)) {
-            if (Types.matches(pattern, have) || (off != 0 && Types.matches(off, have))) {
+            // (Disabled, C) is component C held disabled, not a pair with target C: (*, C) leaves it
+            boolean toggledComponent = Ids.isPair(have) && Ids.first(have) == disabled && Ids.first(pattern) != disabled;
+            if ((Types.matches(pattern, have) && !toggledComponent) || (off != 0 && Types.matches(off, have))) {
                 remove(idx, have);
             }
         }

@@ -29,6 +29,7 @@ public final class Table {
     /** The type holds Prefab / Disabled (queries leave such tables out unless they ask for them). */
     private final boolean prefab;
     private final boolean disabled;
+    private final boolean companion;
     /** Internal: tables are created by the world's table set ({@link TableSet}). */
     public Table(int id, long[] type, long[] columnIds, Schema[] schemas) {
         this.id = id;
@@ -42,6 +43,7 @@ public final class Table {
         entities = new long[cap];
         prefab = Arrays.binarySearch(type, Builtin.PREFAB) >= 0;
         disabled = Arrays.binarySearch(type, Builtin.DISABLED) >= 0;
+        companion = Arrays.binarySearch(type, Builtin.DISABLED_RELATIONSHIP) >= 0;
     }
 
     /** True when the type holds the Prefab tag (Flecs v4: prefab entities are left out of queries by default). */
@@ -52,6 +54,15 @@ public final class Table {
     /** True when the type holds the Disabled tag (Flecs v4: disabled entities are left out of queries by default). */
     public boolean isDisabled() {
         return disabled;
+    }
+
+    /**
+     * True when the type holds {@link Builtin#DISABLED_RELATIONSHIP}: its entities are toggle
+     * companions R~ ({@code rules.Toggles}), which stand for R's disabled pairs and are left out of
+     * queries, like disabled entities, unless the query asks for them.
+     */
+    public boolean isToggleCompanion() {
+        return companion;
     }
 
     /** Table id, stable across reopen. Table 0 is the root table (empty type). */
