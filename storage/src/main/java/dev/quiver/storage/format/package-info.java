@@ -89,7 +89,7 @@
  *       read, its records in ascending table id. Storing it cost a rewrite of every record page
  *       whose record lists a new or dropped table, which for {@code (ChildOf,*)} or
  *       {@code (IsA,*)} in a world of many small tables meant every table on every commit.</li>
- *   <li>{@code reverse}, key = target index / 64 ({@link dev.quiver.storage.format.ReversePage}):
+ *   <li>{@code reverse}, key = target index / 1024 (format 8; / 64 before) ({@link dev.quiver.storage.format.ReversePage}):
  *       varint n targets in ascending order, each: varint target index minus the block's first,
  *       varint k (at least 1), k x zz delta of {@code (relationship index << 32) | source index}.
  *       Every pair has its entry, sparse pairs included (format 5): the forward sparse store
