@@ -370,8 +370,12 @@ public final class EntityIndex {
     private void resetBlock(int b) {
         utf8Names[b] = null;
         int from = b << BLOCK_SHIFT, to = Math.min(nextIndex, from + BLOCK);
-        for (int i = from; i < to; i++) {
-            restoreEntry(i, FREE_NEVER, 0, null, 0, 0);
+        if (from < to) { // as restoreEntry(i, FREE_NEVER, 0, null, 0, 0) for each, in bulk
+            Arrays.fill(state, from, to, FREE_NEVER);
+            Arrays.fill(gens, from, to, 0);
+            Arrays.fill(names, from, to, null);
+            Arrays.fill(tableOf, from, to, 0);
+            Arrays.fill(rowOf, from, to, 0);
         }
     }
 
@@ -450,7 +454,7 @@ public final class EntityIndex {
         tableOf = Arrays.copyOf(tableOf, cap);
         rowOf = Arrays.copyOf(rowOf, cap);
         names = Arrays.copyOf(names, cap);
-        utf8Names = Arrays.copyOf(utf8Names, ((cap - 1) >>> BLOCK_SHIFT) + 1);
+        utf8Names = Arrays.copyOf(utf8Names, (cap >>> BLOCK_SHIFT) + 1); // the block of index cap too: allocate reads it before growing
     }
 
     /**
