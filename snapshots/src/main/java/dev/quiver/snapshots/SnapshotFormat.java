@@ -1,7 +1,7 @@
 package dev.quiver.snapshots;
 
 /**
- * The byte layout of a snapshot file, format version 7. All integers are big-endian. The page
+ * The byte layout of a snapshot file, format version 8. All integers are big-endian. The page
  * records carry the world's own pages, so the version follows the world's page format: version 1
  * held world-format-1 pages (a types page and row pages per table), version 2 world-format-2
  * pages (tables 64 to a page), version 3 world-format-3 pages (varint encodings, LZ4), version 4
@@ -12,13 +12,14 @@ package dev.quiver.snapshots;
  * snapshots do not hold, and its meta page says 6), version 7 world-format-7 pages (entity pages
  * with each alive entity's table and row, the meta page with the alive count, name pages with each
  * entry's generation and hash, schema pages with field ranges, the DisabledRelationship builtin:
- * disabled pairs {@code (R, T)} held as {@code (R~, T)}). A snapshot of another version is
+ * disabled pairs {@code (R, T)} held as {@code (R~, T)}), version 8 world-format-8 pages (reverse pages
+ * by blocks of 1024 targets). A snapshot of another version is
  * refused by name; restore it with the build that
  * wrote it, or load its export.
  *
  * <pre>
  * header   6 bytes  magic, ASCII "QVSNAP"
- *          int32    format version (7)
+ *          int32    format version (8)
  * record   byte     'P' (0x50)
  *  (each   uint16   length n of the map name, 1..{@value #MAX_MAP_NAME_BYTES}
  *   page)  n bytes  map name, UTF-8
@@ -42,7 +43,7 @@ final class SnapshotFormat {
     static final byte[] MAGIC = {'Q', 'V', 'S', 'N', 'A', 'P'};
 
     /** The format version this build reads and writes. */
-    static final int VERSION = 7;
+    static final int VERSION = 8;
 
     /** Header size: magic and version. */
     static final int HEADER_BYTES = MAGIC.length + 4;

@@ -97,11 +97,51 @@ class OpenInPlaceTest {
             assertTrue(sum > 0);
             int chunks = (N / 4 + 1023) / 1024;
             assertEquals(chunks, f.rowPagesRead(), "one table's rows: its row pages only");
-            Map<String, Object> v = r.get(r.lookup("e4"), r.lookup("Pos")); // e4 is in table A: no more row pages
+            Map<String, Object> v = r.get(r.lookup("e4"), r.lookup("Pos")); // e4 is in table A
             assertEquals(4.0, v.get("x"));
             assertEquals("l4", v.get("label"));
-            assertEquals(chunks, f.rowPagesRead());
+            assertEquals(2 * chunks, f.rowPagesRead(), "a walk over entities decodes no value; the first value decodes the table's values");
+            r.get(r.lookup("e8"), r.lookup("Pos"));
+            assertEquals(2 * chunks, f.rowPagesRead());
             assertEquals(List.of(), r.check());
+        }
+    }
+
+    @Test
+    void touchingEntitiesDecodesNoNameAndAbsentReverseBlocksCostOnePageLookupPer1024Targets() {
+        Path dir = tmp.resolve("names");
+        build(dir);
+        try (World r = World.openReadOnly(dir)) {
+            WorldFormat f = r.format();
+            long a = r.lookup("A");
+            assertEquals(1, f.namesDecoded(), "a lookup decodes the one candidate's name: " + f.namesDecoded());
+            // states, tables and rows of every entity: every entity block, no name
+            int alive = 0;
+            for (int i = 1; i < N + 1000; i++) {
+                long e = r.entityOfIndex(i);
+                if (e != 0) {
+                    alive++;
+                    assertTrue(r.tableAccess().row(e) >= 0);
+                }
+            }
+            assertTrue(alive > N, "alive " + alive);
+            assertTrue(f.entityBlocksRead() > N / 1024, "every block read: " + f.entityBlocksRead());
+            assertEquals(1, f.namesDecoded(), "touching entities decodes no name");
+            long e7 = r.lookup("e7");
+            assertEquals("e7", r.name(e7));
+            assertEquals("e7", r.name(e7));
+            assertEquals("e7", r.path(e7));
+            assertEquals(2, f.namesDecoded(), "a name is decoded once, when asked");
+            // the sources of every entity (the e's are targets of no pair): a block of 1024 targets
+            // is one page lookup, present or absent (format 8; one per 64 targets before)
+            assertEquals(0, f.reverseBlocksRead());
+            long sources = 0;
+            for (int i = 1; i < N + 1000; i++) {
+                sources += r.tableAccess().sourceCount(Ids.entity(i, 0));
+            }
+            assertEquals(0, r.tableAccess().sourceCount(e7));
+            assertTrue(f.reverseBlocksRead() <= (N + 1000) / 1024 + 1, "one page lookup per 1024 targets: " + f.reverseBlocksRead());
+            assertNotEquals(0, a);
         }
     }
 

@@ -6,6 +6,7 @@ import dev.quiver.storage.IdException;
 import dev.quiver.storage.tx.Changes;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
@@ -29,6 +30,9 @@ import java.util.function.Supplier;
  * reader may bound the blocks kept decoded ({@link #budget}, first read first forgotten); a writer
  * reads lazily but never forgets (it may change any block). The range ({@link #nextIndex}), the
  * free list and the number of alive entities come from the meta page, so opening reads no block.
+ * A block read from its page keeps its names as the page's UTF-8 bytes ({@link #restoreNames}); a
+ * name becomes a String the first time {@link #name} asks for it, so that touching a block to
+ * learn its entities' states, tables and rows (a query that prints no names) decodes no name.
  * Every change of an entry's table or row is told to {@link Changes} (its entity page carries them).
  * Not thread-safe.
  */
@@ -46,7 +50,12 @@ public final class EntityIndex {
     private byte[] state = new byte[0];
     private int[] tableOf = new int[0];
     private int[] rowOf = new int[0];
+    /** Names set or already decoded; null: anonymous, or (when the block has {@link #utf8Names}) not decoded yet. */
     private String[] names = new String[0];
+    /** By block: the names of a block read from its page, not decoded yet ({@link #restoreNames}); null: none. */
+    private NameBytes[] utf8Names = new NameBytes[0];
+    /** Names decoded from blocks' UTF-8 bytes (for tests: a query that prints no names decodes none). */
+    private long namesDecoded;
     private int nextIndex;
     private IntArrayList free = new IntArrayList();
     /** Decodes the committed free list when first needed ({@link #restore}); null once decoded. */
@@ -68,6 +77,7 @@ public final class EntityIndex {
         tableOf = new int[0];
         rowOf = new int[0];
         names = new String[0];
+        utf8Names = new NameBytes[0];
         nextIndex = 0;
         free = new IntArrayList();
         freeReader = null;
@@ -156,12 +166,42 @@ public final class EntityIndex {
     /** The entity's own name, or null for an anonymous entity. */
     public String name(int i) {
         touch(i);
-        return names[i];
+        String s = names[i];
+        return s != null ? s : decodeName(i);
     }
 
     public void setName(int i, String name) {
         touch(i);
+        setNameEntry(i, name);
+    }
+
+    /** Sets the name entry of index {@code i}, dropping a name of its block's bytes not decoded yet. */
+    private void setNameEntry(int i, String name) {
         names[i] = name;
+        NameBytes nb = utf8Names[i >>> BLOCK_SHIFT];
+        if (nb != null) {
+            nb.drop(i & (BLOCK - 1));
+        }
+    }
+
+    /** The name of index {@code i} from its block's bytes (kept as a String from now on), or null when it has none. */
+    private String decodeName(int i) {
+        NameBytes nb = utf8Names[i >>> BLOCK_SHIFT];
+        if (nb == null) {
+            return null;
+        }
+        String s = nb.decode(i & (BLOCK - 1));
+        if (s != null) {
+            nb.drop(i & (BLOCK - 1));
+            names[i] = s;
+            namesDecoded++;
+        }
+        return s;
+    }
+
+    /** Names decoded from blocks' page bytes since the index was made (each at most once per read of its block). */
+    public long namesDecoded() {
+        return namesDecoded;
     }
 
     /** The id of the table holding entity index {@code i}. */
@@ -247,7 +287,7 @@ public final class EntityIndex {
             alive++;
         }
         state[i] = ALIVE;
-        names[i] = name;
+        setNameEntry(i, name);
         return Ids.entity(i, gens[i]);
     }
 
@@ -259,7 +299,7 @@ public final class EntityIndex {
         }
         state[i] = DEAD;
         gens[i] = (gens[i] + 1) & Ids.MAX_GENERATION;
-        names[i] = null;
+        setNameEntry(i, null);
         tableOf[i] = 0;
         rowOf[i] = -1;
         free().add(i);
@@ -295,9 +335,19 @@ public final class EntityIndex {
     public void restoreEntry(int i, byte st, int generation, String name, int table, int row) {
         state[i] = st;
         gens[i] = generation;
-        names[i] = name;
+        setNameEntry(i, name);
         tableOf[i] = table;
         rowOf[i] = row;
+    }
+
+    /**
+     * Gives the entries of block {@code b} (just read through {@link #restoreEntry} with null names)
+     * their names as UTF-8 bytes, decoded when first asked ({@link #name}): the name of index
+     * {@code (b << BLOCK_SHIFT) + k} is {@code bytes[ends[k - 1], ends[k])} ({@code ends[-1]} is 0;
+     * an empty range: anonymous), for k below {@code ends.length}. The arrays are kept, not copied.
+     */
+    public void restoreNames(int b, byte[] bytes, int[] ends) {
+        utf8Names[b] = new NameBytes(bytes, ends);
     }
 
     /**
@@ -318,13 +368,19 @@ public final class EntityIndex {
     }
 
     private void resetBlock(int b) {
+        utf8Names[b] = null;
         int from = b << BLOCK_SHIFT, to = Math.min(nextIndex, from + BLOCK);
-        for (int i = from; i < to; i++) {
-            restoreEntry(i, FREE_NEVER, 0, null, 0, 0);
+        if (from < to) { // as restoreEntry(i, FREE_NEVER, 0, null, 0, 0) for each, in bulk
+            Arrays.fill(state, from, to, FREE_NEVER);
+            Arrays.fill(gens, from, to, 0);
+            Arrays.fill(names, from, to, null);
+            Arrays.fill(tableOf, from, to, 0);
+            Arrays.fill(rowOf, from, to, 0);
         }
     }
 
     private void forgetBlock(int b) {
+        utf8Names[b] = null;
         int from = b << BLOCK_SHIFT, to = Math.min(nextIndex, from + BLOCK);
         for (int i = from; i < to; i++) {
             state[i] = UNREAD;
@@ -398,5 +454,40 @@ public final class EntityIndex {
         tableOf = Arrays.copyOf(tableOf, cap);
         rowOf = Arrays.copyOf(rowOf, cap);
         names = Arrays.copyOf(names, cap);
+        utf8Names = Arrays.copyOf(utf8Names, (cap >>> BLOCK_SHIFT) + 1); // the block of index cap too: allocate reads it before growing
+    }
+
+    /**
+     * The names of one block as its page gave them, UTF-8, one after the other: entry k is
+     * {@code bytes[ends[k - 1], ends[k])}. An entry whose name was decoded or replaced is dropped:
+     * its end is stored complemented (negative), so that the next entry's start stays known.
+     */
+    private static final class NameBytes {
+        private final byte[] bytes;
+        private final int[] ends;
+
+        NameBytes(byte[] bytes, int[] ends) {
+            this.bytes = bytes;
+            this.ends = ends;
+        }
+
+        private static int end(int code) {
+            return code < 0 ? ~code : code;
+        }
+
+        /** Entry k's name, or null when anonymous or dropped. */
+        String decode(int k) {
+            if (k >= ends.length || ends[k] < 0) {
+                return null;
+            }
+            int from = k == 0 ? 0 : end(ends[k - 1]), to = ends[k];
+            return from == to ? null : new String(bytes, from, to - from, StandardCharsets.UTF_8);
+        }
+
+        void drop(int k) {
+            if (k < ends.length && ends[k] >= 0) {
+                ends[k] = ~ends[k];
+            }
+        }
     }
 }

@@ -79,11 +79,15 @@ final class EntityPage {
         Bytes.Reader r = new Bytes.Reader(b);
         int base = (int) key << SHIFT;
         int n = r.varint(SIZE);
-        byte[] prev = new byte[64]; // the last name read, front-coding's base (one buffer, no copy per name)
-        int prevLength = 0;
+        // the names stay UTF-8, one after the other, decoded when asked (EntityIndex.restoreNames):
+        // front-coding's base is the previous name in this buffer
+        byte[] names = new byte[Math.max(16, 2 * b.length)];
+        int[] ends = new int[n];
+        int end = 0, prevStart = 0, prevLength = 0;
         long table = 0, row = -1;
         for (int i = 0; i < n; i++) {
             int idx = base + i;
+            ends[i] = end;
             long code = r.varint();
             byte st = (byte) (code & 3);
             long gen = code >>> 2;
@@ -102,7 +106,6 @@ final class EntityPage {
             if (idx >= ei.nextIndex()) {
                 throw new CorruptionException("entity page " + key + " holds index " + idx + " beyond " + ei.nextIndex());
             }
-            String name = null;
             int t = 0, rw = -1;
             if (st == EntityIndex.ALIVE) {
                 table += r.zigzag();
@@ -120,16 +123,23 @@ final class EntityPage {
                 int suffix = r.vcount(1);
                 int length = shared + suffix;
                 if (length > 0) {
-                    if (length > prev.length) {
-                        prev = Arrays.copyOf(prev, Math.max(length, 2 * prev.length));
+                    if ((long) end + length > names.length) {
+                        names = Arrays.copyOf(names, (int) Math.min(Integer.MAX_VALUE - 8, Math.max((long) end + length, 2L * names.length)));
                     }
-                    r.raw(prev, shared, suffix);
+                    System.arraycopy(names, prevStart, names, end, shared);
+                    r.raw(names, end + shared, suffix);
+                    prevStart = end;
                     prevLength = length;
-                    name = new String(prev, 0, length, StandardCharsets.UTF_8);
+                    end += length;
+                    ends[i] = end;
                 }
             }
-            ei.restoreEntry(idx, st, (int) gen, name, t, rw);
+            ei.restoreEntry(idx, st, (int) gen, null, t, rw);
         }
+        if (names.length - end > 64 + end / 4) {
+            names = Arrays.copyOf(names, end); // a decoded block keeps about what its names take
+        }
+        ei.restoreNames((int) key, names, ends);
         if (r.remaining() != 0) {
             throw new CorruptionException("entity page " + key + " holds " + r.remaining() + " bytes past its entries");
         }

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.function.IntFunction;
 
 /**
- * Codec of a {@code reverse} page: the reverse-index entries of 64 consecutive targets. A commit
+ * Codec of a {@code reverse} page: the reverse-index entries of 1024 consecutive targets (64 before page format 8). A commit
  * logs what it did to a block's lists as a delta ({@link #writeDelta}: the adds and removes in the
  * order they ran), applied to the page by whoever reads it and sealed into a whole page at a
  * checkpoint ({@link #applyDelta}), so that a commit costs what it changed: the block of a prefab
@@ -32,7 +32,7 @@ final class ReversePage {
         return write(i -> reverse.get(base + i), w);
     }
 
-    /** Writes the lists of a block's 64 targets ({@code lists} by offset, null: none) as {@link #write} does. */
+    /** Writes the lists of a block's 1024 targets ({@code lists} by offset, null: none) as {@link #write} does. */
     private static boolean write(IntFunction<LongArrayList> lists, Bytes.Writer w) {
         int n = 0;
         for (int i = 0; i < (1 << SHIFT); i++) {

@@ -67,18 +67,24 @@ final class RowPage {
 
     /**
      * Reads chunk page {@code chunk} of {@code t} into its place, rows {@code [chunk << CHUNK_SHIFT,
-     * + rows)} (a lazily read table, {@link Table#lazyRows}).
+     * + rows)} (a lazily read table, {@link Table#lazyRows}): the rows' entities, and with
+     * {@code values} their columns' values too (then the whole page is checked; without, the
+     * entities only, the values being checked when read).
      *
      * @throws CorruptionException when the page holds another number of rows or is malformed
      */
-    static void readChunk(Table t, int chunk, int rows, byte[] b) {
+    static void readChunk(Table t, int chunk, int rows, byte[] b, boolean values) {
         Bytes.Reader r = new Bytes.Reader(b);
         int n = r.varint(1 << CHUNK_SHIFT);
         if (n != rows) {
             throw new CorruptionException("rows page of table " + t.id() + " chunk " + chunk + " holds " + n
                 + " rows, its table page says " + rows);
         }
-        decodeRows(t, r, n, chunk << CHUNK_SHIFT);
+        decodeEntities(t, r, n, chunk << CHUNK_SHIFT);
+        if (!values) {
+            return;
+        }
+        decodeValues(t, r, n, chunk << CHUNK_SHIFT);
         if (r.remaining() != 0) {
             throw new CorruptionException("rows page of table " + t.id() + " holds " + r.remaining() + " bytes past its rows");
         }
@@ -107,6 +113,12 @@ final class RowPage {
 
     /** Decodes {@code n} rows from {@code r} into rows {@code [base, base + n)} of {@code t}, which exist. */
     private static void decodeRows(Table t, Bytes.Reader r, int n, int base) {
+        decodeEntities(t, r, n, base);
+        decodeValues(t, r, n, base);
+    }
+
+    /** Decodes the entities of {@code n} rows from {@code r} into rows {@code [base, base + n)} of {@code t}. */
+    private static void decodeEntities(Table t, Bytes.Reader r, int n, int base) {
         r.ensure(2L * n);
         long index = 0;
         for (int i = 0; i < n; i++) {
@@ -120,6 +132,10 @@ final class RowPage {
             }
             t.setEntityAt(base + i, Ids.entity((int) index, gen));
         }
+    }
+
+    /** Decodes the column values of {@code n} rows from {@code r} into rows {@code [base, base + n)} of {@code t}. */
+    private static void decodeValues(Table t, Bytes.Reader r, int n, int base) {
         for (Column c : t.columnsInPlace()) {
             Schema s = c.schema();
             for (int f = 0; f < s.size(); f++) {

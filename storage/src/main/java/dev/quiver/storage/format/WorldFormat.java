@@ -56,8 +56,12 @@ public final class WorldFormat {
      * Also in 7: {@code reverse} pages take deltas too (the adds and removes a commit made to a block's
      * lists, in order, {@link ReversePage#writeDelta}): a prefab's block lists every instance, and
      * rewriting it whole made each instantiation cost O(instances).
+     * 8 (a first query after an open reads few pages): {@code reverse} pages hold blocks of 1024
+     * targets (64 before), keyed by target index / 1024; a build of format 7 would misread their
+     * keys. Entity pages are unchanged (their names, front-coded, are kept as bytes when read and
+     * decoded when first asked, which is no change of layout).
      */
-    public static final int VERSION = 7;
+    public static final int VERSION = 8;
     /**
      * Page families, in map-id order (the id is part of every stored key, so it never changes).
      * {@code components} ({@link #COMPONENTS}) is retired since version 4: no page of it is written
@@ -273,7 +277,7 @@ public final class WorldFormat {
      * full but the last), a chunk the first time one of its rows is touched.
      */
     void lazyRows(PageSource src, Table t, int count) {
-        t.lazyRows(count, RowPage.CHUNK_SHIFT, (table, ch) -> {
+        t.lazyRows(count, RowPage.CHUNK_SHIFT, (table, ch, values) -> {
             long key = RowPage.key(table.id(), ch);
             byte[] page = src.get(ROWS, key);
             if (page == null) {
@@ -281,7 +285,7 @@ public final class WorldFormat {
             }
             rowPagesRead++;
             int rows = Math.min(1 << RowPage.CHUNK_SHIFT, table.count() - (ch << RowPage.CHUNK_SHIFT));
-            readPage(src, ROWS, key, b -> RowPage.readChunk(table, ch, rows, b));
+            decodePage(ROWS, key, page, b -> RowPage.readChunk(table, ch, rows, b, values)); // fetched once
         });
     }
 
@@ -296,9 +300,13 @@ public final class WorldFormat {
      */
     private static void readPage(PageSource src, int map, long key, java.util.function.Consumer<byte[]> reader) {
         byte[] page = src.get(map, key);
-        if (page == null) {
-            return;
+        if (page != null) {
+            decodePage(map, key, page, reader);
         }
+    }
+
+    /** Decodes {@code page}, page {@code key} of {@code map}, through {@code reader}; a corruption it finds names the family and key. */
+    private static void decodePage(int map, long key, byte[] page, java.util.function.Consumer<byte[]> reader) {
         try {
             reader.accept(page);
         } catch (CorruptionException e) {
@@ -360,7 +368,7 @@ public final class WorldFormat {
 
     /**
      * A reader's bound on the pages the lazy structures keep decoded: by default
-     * {@value #READER_REVERSE_BLOCKS} reverse blocks (of 64 targets) and
+     * {@value #READER_REVERSE_BLOCKS} reverse blocks (of 1024 targets: 512K targets, as 8192 blocks of 64 before format 8) and
      * {@value #READER_NAME_BUCKETS} of the {@value EntityNames#BUCKETS} name buckets, the pages
      * read longest ago forgotten first, and {@value #READER_ENTITY_BLOCKS} entity blocks. Only for a world nobody changes through these structures (its entity pages are then checked, when read, against the rows of their tables).
      */
@@ -386,11 +394,19 @@ public final class WorldFormat {
         return parts.entities().blocks().reads();
     }
 
+    /**
+     * Names made into Strings from entity pages since the world was read: an entity page keeps its
+     * names as bytes until one is asked for (a query that prints no names decodes none).
+     */
+    public long namesDecoded() {
+        return parts.entities().namesDecoded();
+    }
+
     /** Entity blocks (of 1024 entities) a reader keeps decoded ({@link #boundCaches}). */
     public static final int READER_ENTITY_BLOCKS = 256;
 
     /** Reverse blocks a reader keeps decoded ({@link #boundCaches}). */
-    public static final int READER_REVERSE_BLOCKS = 8192;
+    public static final int READER_REVERSE_BLOCKS = 512;
     /** Name buckets a reader keeps decoded ({@link #boundCaches}). */
     public static final int READER_NAME_BUCKETS = 1024;
 

@@ -89,7 +89,7 @@
  *       read, its records in ascending table id. Storing it cost a rewrite of every record page
  *       whose record lists a new or dropped table, which for {@code (ChildOf,*)} or
  *       {@code (IsA,*)} in a world of many small tables meant every table on every commit.</li>
- *   <li>{@code reverse}, key = target index / 64 ({@link dev.quiver.storage.format.ReversePage}):
+ *   <li>{@code reverse}, key = target index / 1024 (format 8; / 64 before) ({@link dev.quiver.storage.format.ReversePage}):
  *       varint n targets in ascending order, each: varint target index minus the block's first,
  *       varint k (at least 1), k x zz delta of {@code (relationship index << 32) | source index}.
  *       Every pair has its entry, sparse pairs included (format 5): the forward sparse store
@@ -115,10 +115,15 @@
  * that nothing follows the last entry.
  *
  * <h2>Reading in place</h2>
- * Opening a world reads the meta, schema, table and row pages; the {@code entities},
- * {@code reverse} and {@code names} pages are read one at a time when a lookup or a change first
- * touches them (the writer reads a page before changing it, so its in-memory copy and the
+ * Opening a world reads the meta, schema and table pages; the {@code entities}, {@code rows},
+ * {@code reverse} and {@code names} pages are read one at a time when a lookup, a walk or a change
+ * first touches them (the writer reads a page before changing it, so its in-memory copy and the
  * committed page agree until the commit). A reader keeps a bounded number of them decoded,
- * forgetting the oldest first. The checker and the snapshot writer read every page.
+ * forgetting the oldest first. The checker and the snapshot writer read every page. What a first
+ * query after an open pays is held down by the layout (format 8): an entity page's names are kept
+ * as its UTF-8 bytes (front coding undone into one buffer per block) and made Strings only when
+ * asked; a row page's entities are decoded without its values (a table's values are read, whole,
+ * when a column is first asked for); a reverse page covers 1024 targets, so that a walk over a
+ * subtree looks up one page per 1024 targets, most of which have no sources.
  */
 package dev.quiver.storage.format;

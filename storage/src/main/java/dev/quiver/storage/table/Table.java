@@ -19,13 +19,18 @@ public final class Table {
     private final long[] columnIds;
     private long[] entities;
     private int count;
-    /** Reads a chunk of rows when first touched ({@link #lazyRows}); null once every row is in memory. */
+    /** Reads a chunk of rows when first touched ({@link #lazyRows}); null once every row is in memory, values included. */
     private ChunkReader chunkReader;
+    /** The same reader while some row's entity is not in memory; null once every entity is. */
+    private ChunkReader entityReader;
     /** log2 of the rows per chunk of a lazily read table. */
     private int chunkShift;
-    /** One bit per chunk read (while {@link #chunkReader} is set). */
+    /** One bit per chunk read whole, entities and values (while {@link #chunkReader} is set). */
     private long[] chunksRead;
     private int chunksLeft;
+    /** One bit per chunk whose entities are in memory (while {@link #entityReader} is set). */
+    private long[] entitiesRead;
+    private int entityChunksLeft;
     /** The type holds Prefab / Disabled (queries leave such tables out unless they ask for them). */
     private final boolean prefab;
     private final boolean disabled;
@@ -77,13 +82,14 @@ public final class Table {
 
     /**
      * Reads one chunk of a lazily read table's rows into place (storage only): rows
-     * {@code [chunk << shift, min(count, (chunk + 1) << shift))}, through {@link #setEntityAt} and
-     * the columns' setters.
+     * {@code [chunk << shift, min(count, (chunk + 1) << shift))}, through {@link #setEntityAt} and,
+     * with {@code values}, the columns' setters too ({@link #columnsInPlace}); without, only the
+     * rows' entities (a walk over entities never pays for their values).
      */
     @FunctionalInterface
     public interface ChunkReader {
         /** @throws dev.quiver.error.CorruptionException when the chunk's page is missing or damaged */
-        void read(Table t, int chunk);
+        void read(Table t, int chunk, boolean values);
     }
 
     /**
@@ -94,17 +100,19 @@ public final class Table {
         return chunkReader == null;
     }
 
-    /** True when row {@code row}'s chunk is in memory. */
+    /** True when row {@code row}'s entity is in memory (its values may not be). */
     public boolean rowInMemory(int row) {
-        return chunkReader == null || (chunksRead[row >>> chunkShift >>> 6] & 1L << (row >>> chunkShift)) != 0;
+        return entityReader == null || (entitiesRead[row >>> chunkShift >>> 6] & 1L << (row >>> chunkShift)) != 0;
     }
 
     /**
      * Internal (storage only): the table's {@code count} rows are read chunk by chunk ({@code 1 <<
      * chunkShift} rows each) by {@code reader} the first time a row of the chunk is touched
-     * ({@link #entity}, {@link #entities(int, int)}), or all at once by the whole-table accessors
-     * ({@link #entities()}, {@link #columns()}, {@link #column}) and the mutators (open in place,
-     * issue 8 section 2); {@link #count()} answers without reading. The table must be empty.
+     * ({@link #entity}, {@link #entities(int, int)}: the chunk's entities only), or all at once by
+     * the whole-table accessors ({@link #entities()}: every entity; {@link #columns()},
+     * {@link #column}: entities and values) and the mutators (open in place, issue 8 section 2);
+     * {@link #count()} answers without reading. The columns' arrays take every row only when
+     * values are first read. The table must be empty.
      */
     public void lazyRows(int count, int chunkShift, ChunkReader reader) {
         if (this.count != 0) {
@@ -115,6 +123,9 @@ public final class Table {
         this.chunksLeft = count == 0 ? 0 : ((count - 1) >>> chunkShift) + 1;
         this.chunksRead = new long[(chunksLeft + 63) >>> 6];
         this.chunkReader = chunksLeft == 0 ? null : reader;
+        this.entityChunksLeft = chunksLeft;
+        this.entitiesRead = new long[chunksRead.length];
+        this.entityReader = chunkReader;
     }
 
     /** Internal (storage only): reads every row now unless they are in memory. */
@@ -124,22 +135,48 @@ public final class Table {
         }
     }
 
-    /** Reads the chunks holding rows {@code [from, to)} that are not in memory yet. */
+    /** Reads the chunks holding rows {@code [from, to)} that are not in memory yet, values included. */
     private void readChunks(int from, int to) {
-        if (entities.length < count) { // the arrays take every row at the first chunk read
+        if (entities.length < count) { // the entity array takes every row at the first chunk read
             entities = Arrays.copyOf(entities, count);
+        }
+        if (chunksLeft == ((count - 1) >>> chunkShift) + 1) { // the columns take every row at the first chunk of values
             for (Column c : columns) {
                 c.grow(count);
             }
         }
         for (int ch = from >>> chunkShift, last = (Math.max(from, to - 1)) >>> chunkShift; ch <= last && chunkReader != null; ch++) {
             if ((chunksRead[ch >>> 6] & 1L << ch) == 0) {
-                chunkReader.read(this, ch); // a failure leaves the chunk unread: the next touch reads it again
+                chunkReader.read(this, ch, true); // a failure leaves the chunk unread: the next touch reads it again
                 chunksRead[ch >>> 6] |= 1L << ch;
+                entityChunkRead(ch);
                 if (--chunksLeft == 0) {
                     chunkReader = null;
                     chunksRead = null;
                 }
+            }
+        }
+    }
+
+    /** Reads the entities of the chunks holding rows {@code [from, to)} that are not in memory yet (not their values). */
+    private void readEntities(int from, int to) {
+        if (entities.length < count) {
+            entities = Arrays.copyOf(entities, count);
+        }
+        for (int ch = from >>> chunkShift, last = (Math.max(from, to - 1)) >>> chunkShift; ch <= last && entityReader != null; ch++) {
+            if ((entitiesRead[ch >>> 6] & 1L << ch) == 0) {
+                entityReader.read(this, ch, false);
+                entityChunkRead(ch);
+            }
+        }
+    }
+
+    private void entityChunkRead(int ch) {
+        if (entityReader != null && (entitiesRead[ch >>> 6] & 1L << ch) == 0) {
+            entitiesRead[ch >>> 6] |= 1L << ch;
+            if (--entityChunksLeft == 0) {
+                entityReader = null;
+                entitiesRead = null;
             }
         }
     }
@@ -156,16 +193,16 @@ public final class Table {
 
     /** The entity at a row. */
     public long entity(int row) {
-        if (chunkReader != null) {
-            readChunks(row, row + 1);
+        if (entityReader != null) {
+            readEntities(row, row + 1);
         }
         return entities[row];
     }
 
     /** The entity array; valid up to {@link #count()}. Do not modify. */
     public long[] entities() {
-        if (chunkReader != null) {
-            readChunks(0, count);
+        if (entityReader != null) {
+            readEntities(0, count);
         }
         return entities;
     }
@@ -175,8 +212,8 @@ public final class Table {
      * only the chunks holding them); other rows may not be read yet. Do not modify.
      */
     public long[] entities(int from, int to) {
-        if (chunkReader != null) {
-            readChunks(from, to);
+        if (entityReader != null) {
+            readEntities(from, to);
         }
         return entities;
     }
@@ -271,6 +308,8 @@ public final class Table {
         if (chunkReader != null) { // nothing else to clear: a rollback reads the rows again
             chunkReader = null;
             chunksRead = null;
+            entityReader = null;
+            entitiesRead = null;
             entities = new long[4];
             for (Column c : columns) {
                 c.grow(4);

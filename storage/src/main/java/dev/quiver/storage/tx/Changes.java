@@ -20,7 +20,13 @@ import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 public final class Changes {
     public static final int ENTITY_BLOCK_SHIFT = 10;
     public static final int ROW_CHUNK_SHIFT = 10;
-    public static final int TARGET_BLOCK_SHIFT = 6;
+    /**
+     * Targets per reverse-index block: 1024 since page format 8 (64 before). Most targets have no
+     * sources (RG-1's leaves), and a walk over a subtree touched one block per 64 targets, each a
+     * page lookup even when absent; a commit logs a block's changes as deltas, so a larger block
+     * does not make commits costlier.
+     */
+    public static final int TARGET_BLOCK_SHIFT = 10;
 
     private boolean meta;
     private long clears;
