@@ -180,8 +180,9 @@ class WriterBudgetTest {
             }
             assertTrue(s.format().entityBlocksRead() + s.format().nameBucketsRead() > readsAfterLoad,
                     "blocks forgotten by the bounded writer were read again");
-            assertTrue(u.format().entityBlocksInMemory() > ENTITY_BLOCKS && u.format().reverseBlocksInMemory() > REVERSE_BLOCKS
-                    && u.format().nameBucketsInMemory() > NAME_BUCKETS, "the unbounded writer holds more than the budget: "
+            // (an unbounded index that never became lazy counts no buckets: names are left out here)
+            assertTrue(u.format().entityBlocksInMemory() > ENTITY_BLOCKS && u.format().reverseBlocksInMemory() > REVERSE_BLOCKS,
+                    "the unbounded writer holds more than the budget: "
                     + u.format().entityBlocksInMemory() + " entity blocks, " + u.format().reverseBlocksInMemory()
                     + " reverse blocks, " + u.format().nameBucketsInMemory() + " name buckets");
             assertEquals(List.of(), s.check(), "seed " + SEED);
