@@ -108,6 +108,18 @@ final class Rg1Command extends BenchCommand {
                 + Machine.bytes(Math.round(f.median("disk_allocated_bytes"))));
         line("snapshot", figure(f.get("snapshot_s"), "s"), diskBytes(f.median("snapshot_bytes")) + ", "
                 + count(f.count("snapshot_pages")) + " pages, verified");
+        StringBuilder mem = new StringBuilder();
+        for (String op : Rg1Round.OPERATIONS) {
+            mem.append(mem.length() == 0 ? "" : ", ").append(op).append(' ')
+                    .append(mib(f.median("mem_" + op + "_heap_bytes"))).append('/')
+                    .append(mib(f.median("mem_" + op + "_rss_bytes"))).append('/')
+                    .append(mib(f.median("mem_" + op + "_peak_rss_bytes")));
+        }
+        line("memory", "after each operation", "heap in use after a full GC / RSS / peak RSS so far, MiB (medians): " + mem);
+    }
+
+    private static String mib(double bytes) {
+        return Double.isNaN(bytes) || bytes < 0 ? "?" : String.format(Locale.ROOT, "%.0f", bytes / (1 << 20));
     }
 
     private static String diskBytes(double bytes) {

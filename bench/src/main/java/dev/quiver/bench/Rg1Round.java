@@ -34,6 +34,8 @@ final class Rg1Round {
      * ({@code _first_} figures) and counts among the runs.
      */
     static final int RUNS = 5;
+    /** The operations in run order: the memory figures ({@code mem_<op>_...}) are taken after each. */
+    static final String[] OPERATIONS = {"load", "iter", "trans", "transvar", "join", "lookup", "delete", "reopen", "snapshot"};
 
     private final Rg1Spec spec;
     private final Path dir;
@@ -67,6 +69,7 @@ final class Rg1Round {
             delete();
             reopen();
             snapshot();
+            quiesce("snapshot");
         } finally {
             if (rg != null) {
                 rg.close();
@@ -75,7 +78,7 @@ final class Rg1Round {
     }
 
     private void load() {
-        quiesce();
+        quiesce(null);
         long t0 = System.nanoTime();
         rg = Rg1World.create(spec, dir.resolve("world"));
         double s = seconds(t0);
@@ -94,7 +97,7 @@ final class Rg1Round {
      * counted.
      */
     private void iter() {
-        quiesce();
+        quiesce("load");
         for (int k = 0; k < RUNS; k++) {
             iterOnce(k == 0);
         }
@@ -136,7 +139,7 @@ final class Rg1Round {
     }
 
     private void trans() {
-        quiesce();
+        quiesce("iter");
         World w = rg.world();
         for (int k = 1; k <= Rg1Spec.TRANS_QUERIES; k++) {
             String text = "(LocatedIn, n" + k + ")";
@@ -153,7 +156,7 @@ final class Rg1Round {
     }
 
     private void transvar() {
-        quiesce();
+        quiesce("trans");
         World w = rg.world();
         long t0 = System.nanoTime();
         long rows = rows(Query.parse(w, TRANSVAR));
@@ -161,7 +164,7 @@ final class Rg1Round {
         fig.add("transvar_s", s);
         fig.add("transvar_rows_per_s", rows / s);
         fig.count("transvar_count", rows, spec.transvarCount());
-        quiesce();
+        quiesce(null);
         t0 = System.nanoTime();
         long counted = Query.parse(w, TRANSVAR).count();
         fig.add("transvar_count_s", seconds(t0));
@@ -170,7 +173,7 @@ final class Rg1Round {
     }
 
     private void join() {
-        quiesce();
+        quiesce("transvar");
         for (int k = 0; k < RUNS; k++) {
             joinOnce(k == 0);
         }
@@ -198,7 +201,7 @@ final class Rg1Round {
     }
 
     private void lookup() {
-        quiesce();
+        quiesce("join");
         for (int k = 0; k < RUNS; k++) {
             lookupOnce(k == 0);
         }
@@ -226,7 +229,7 @@ final class Rg1Round {
     }
 
     private void delete() {
-        quiesce();
+        quiesce("lookup");
         World w = rg.world();
         long t0 = System.nanoTime();
         w.delete(rg.node(1));
@@ -242,7 +245,7 @@ final class Rg1Round {
     }
 
     private void reopen() {
-        quiesce();
+        quiesce("delete");
         long t0 = System.nanoTime();
         rg.closeWorld(); // RG1.md: close, reopen; report the open seconds (the close's checkpoint apart)
         double close = seconds(t0);
@@ -262,7 +265,7 @@ final class Rg1Round {
     }
 
     private void snapshot() {
-        quiesce();
+        quiesce("reopen");
         Path file = dir.resolve("rg1.qvsnap");
         long t0 = System.nanoTime();
         SnapshotInfo info = Snapshots.write(rg.world(), file);
@@ -288,9 +291,20 @@ final class Rg1Round {
         }
     }
 
-    /** Collects garbage left by the previous operation, so that it is not charged to the next. */
-    private static void quiesce() {
+    /**
+     * Collects garbage left by the previous operation, so that it is not charged to the next; then,
+     * when {@code after} names that operation, records the memory it left: the heap in use after
+     * the collection ({@code mem_<op>_heap_bytes}: what the process holds live), the resident set
+     * ({@code mem_<op>_rss_bytes}) and the peak resident set so far ({@code mem_<op>_peak_rss_bytes}).
+     */
+    private void quiesce(String after) {
         System.gc();
+        if (after != null) {
+            Runtime rt = Runtime.getRuntime();
+            fig.add("mem_" + after + "_heap_bytes", rt.totalMemory() - rt.freeMemory());
+            fig.add("mem_" + after + "_rss_bytes", Machine.rssBytes());
+            fig.add("mem_" + after + "_peak_rss_bytes", Machine.peakRssBytes());
+        }
     }
 
     private static double seconds(long t0) {

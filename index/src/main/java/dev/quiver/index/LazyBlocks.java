@@ -10,6 +10,9 @@ import java.util.function.IntConsumer;
  * bookkeeping the reverse index and the name index share. A block is read through the loader the
  * first time its owner {@link #touch}es it; a bounded reader keeps at most {@link #budget} blocks,
  * forgetting the block read longest ago (first in, first out) through the owner's {@code forget}.
+ * A writer's bound ({@link #writerBudget}) forgets nothing when a block is touched (a transaction's
+ * changed blocks must stay until its commit) but only when told, by {@link #trim}, at a point
+ * where every block in memory equals its committed page (after a commit or a rollback).
  * Without a loader (not lazy, or after {@link #eager}) every block counts as in memory and every
  * method is a no-op. Not thread-safe.
  */
@@ -23,6 +26,8 @@ public final class LazyBlocks {
     private int count;
     private long reads;
     private int budget = Integer.MAX_VALUE;
+    /** A writer's budget: blocks are forgotten by {@link #trim} only, never by a touch. */
+    private boolean deferred;
     private IntArrayFIFOQueue order = new IntArrayFIFOQueue();
 
     /**
@@ -42,6 +47,7 @@ public final class LazyBlocks {
         count = 0;
         reads = 0;
         budget = Integer.MAX_VALUE;
+        deferred = false;
         order = new IntArrayFIFOQueue();
     }
 
@@ -49,6 +55,22 @@ public final class LazyBlocks {
     public void lazy(IntConsumer loader, Runnable readAll) {
         this.loader = loader;
         this.readAll = readAll;
+    }
+
+    /**
+     * Lazy from now, over an index whose blocks are all in memory (one built in memory, or read
+     * whole): the blocks {@code inMemory} lists count as read (in that order for forgetting), the
+     * others as absent from the pages too; {@code loader} and {@code readAll} as in {@link #lazy}.
+     * The budget stays; the read count goes on.
+     */
+    public void lazyInMemory(IntConsumer loader, Runnable readAll, int[] inMemory) {
+        loaded = new BitSet();
+        count = 0;
+        order = new IntArrayFIFOQueue();
+        lazy(loader, readAll);
+        for (int b : inMemory) {
+            markLoaded(b);
+        }
     }
 
     /** True while some block may not be in memory. */
@@ -59,7 +81,34 @@ public final class LazyBlocks {
     /** Keeps at most {@code maxBlocks} blocks (at least 1). Only for an index nobody changes (a reader's). */
     public void budget(int maxBlocks) {
         budget = Math.max(1, maxBlocks);
+        deferred = false;
         evict(-1);
+    }
+
+    /**
+     * A writer's bound: {@link #trim} forgets the blocks read longest ago until at most
+     * {@code maxBlocks} (at least 1) remain; a touch never forgets. {@link Integer#MAX_VALUE}:
+     * unbounded.
+     */
+    public void writerBudget(int maxBlocks) {
+        budget = Math.max(1, maxBlocks);
+        deferred = true;
+    }
+
+    /** The bound on blocks kept ({@link Integer#MAX_VALUE}: none). */
+    public int budget() {
+        return budget;
+    }
+
+    /**
+     * Forgets the blocks read longest ago (through {@code forget}) until at most the budget remain;
+     * a no-op when not lazy or unbounded. Only where every block in memory equals its committed
+     * page: a forgotten block is read again from the pages when next touched.
+     */
+    public void trim() {
+        if (loader != null && budget != Integer.MAX_VALUE) {
+            evict(-1);
+        }
     }
 
     /** Reads block {@code b} through the loader unless it is in memory; a failed read leaves it unread. */
@@ -78,7 +127,9 @@ public final class LazyBlocks {
         }
         if (budget != Integer.MAX_VALUE) {
             order.enqueue(b);
-            evict(b);
+            if (!deferred) {
+                evict(b);
+            }
         }
     }
 
@@ -106,6 +157,9 @@ public final class LazyBlocks {
         if (loader != null && !loaded.get(b)) {
             loaded.set(b);
             count++;
+            if (budget != Integer.MAX_VALUE) {
+                order.enqueue(b);
+            }
         }
     }
 

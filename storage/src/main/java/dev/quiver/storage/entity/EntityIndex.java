@@ -28,7 +28,9 @@ import java.util.function.Supplier;
  * time an accessor touches an index of the block: until then the block's states hold the sentinel
  * {@link #UNREAD}, so that every accessor pays one well-predicted branch on the state byte. A
  * reader may bound the blocks kept decoded ({@link #budget}, first read first forgotten); a writer
- * reads lazily but never forgets (it may change any block). The range ({@link #nextIndex}), the
+ * forgets only between transactions, down to its budget ({@link LazyBlocks#writerBudget}: a
+ * forgotten block loses its names and is read again when touched; the fixed-size fields stay in
+ * the flat arrays). The range ({@link #nextIndex}), the
  * free list and the number of alive entities come from the meta page, so opening reads no block.
  * A block read from its page keeps its names as the page's UTF-8 bytes ({@link #restoreNames}); a
  * name becomes a String the first time {@link #name} asks for it, so that touching a block to
@@ -360,6 +362,22 @@ public final class EntityIndex {
         pageReader = reader;
         Arrays.fill(state, 0, nextIndex, UNREAD);
         blocks.lazy(this::readBlock, readAll);
+    }
+
+    /**
+     * Makes an index whose entries are all in memory (built in memory, or read whole) lazy without
+     * reading anything: every block counts as read, and a block forgotten later (a writer's
+     * {@link LazyBlocks#trim}, once its entries are committed) is read by {@code reader} when next
+     * touched, as after {@link #lazy}.
+     */
+    public void lazyInMemory(IntConsumer reader, Runnable readAll) {
+        pageReader = reader;
+        int n = nextIndex == 0 ? 0 : ((nextIndex - 1) >>> BLOCK_SHIFT) + 1;
+        int[] all = new int[n];
+        for (int b = 0; b < n; b++) {
+            all[b] = b;
+        }
+        blocks.lazyInMemory(this::readBlock, readAll, all);
     }
 
     private void readBlock(int b) {

@@ -77,6 +77,11 @@ public final class WorldFormat {
     private PageSource lazySource;
     /** The world is a reader's: its tables stay the committed ones (entity pages are checked against their rows). */
     private boolean readOnly;
+    /** The state was read from committed pages by {@link #load} (not built in memory). */
+    private boolean readFromPages;
+    /** A writer's bounds ({@link #writerBudget}): entity blocks, reverse blocks, name buckets; MAX_VALUE: unbounded. */
+    private int writerEntityBlocks = Integer.MAX_VALUE, writerReverseBlocks = Integer.MAX_VALUE,
+            writerNameBuckets = Integer.MAX_VALUE;
     /** Row pages decoded (tables read when first touched). */
     private long rowPagesRead;
     /** The buffer pages are serialized into (toBytes copies each page out). */
@@ -90,6 +95,7 @@ public final class WorldFormat {
     public void clear() {
         chunkedOnDisk = new IntOpenHashSet();
         lazySource = null;
+        readFromPages = false;
         rowPagesRead = 0;
         readOnly = false;
     }
@@ -264,12 +270,99 @@ public final class WorldFormat {
         parts.tables().restoreFreeIds(tableCount);
         parts.tables().fileAll();
         lazySource = src;
-        parts.entities().lazy(b -> readPage(src, ENTITIES, b,
-                page -> EntityPage.read(parts.entities(), parts.tables(), b, page, readOnly)), this::readEverything);
-        parts.reverse().lazy(ReversePage.SHIFT, b -> readPage(src, REVERSE, b,
-                page -> ReversePage.read(parts.reverse(), b, page)), this::readEverything);
-        parts.names().lazy(b -> readPage(src, NAMES, b, page -> NamePage.read(parts.names(), b, page)),
-                this::readEverything);
+        readFromPages = true;
+        parts.entities().lazy(entityLoader(src), this::readEverything);
+        parts.reverse().lazy(ReversePage.SHIFT, reverseLoader(src), this::readEverything);
+        parts.names().lazy(nameLoader(src), this::readEverything);
+    }
+
+    private java.util.function.IntConsumer entityLoader(PageSource src) {
+        return b -> readPage(src, ENTITIES, b, page -> EntityPage.read(parts.entities(), parts.tables(), b, page, readOnly));
+    }
+
+    private java.util.function.IntConsumer reverseLoader(PageSource src) {
+        return b -> readPage(src, REVERSE, b, page -> ReversePage.read(parts.reverse(), b, page));
+    }
+
+    private java.util.function.IntConsumer nameLoader(PageSource src) {
+        return b -> readPage(src, NAMES, b, page -> NamePage.read(parts.names(), b, page));
+    }
+
+    // ------------------------------------------------------------------ a writer's working set
+
+    /**
+     * Bounds what a writer keeps in memory between transactions (issue 8 section 2: memory follows
+     * the working set, not the world): after each commit or rollback ({@link #trimWriter}) at most
+     * {@code entityBlocks} entity blocks (of 1024 entities: their names; the fixed-size fields stay
+     * in flat arrays), {@code reverseBlocks} reverse-index blocks (of 64 targets) and
+     * {@code nameBuckets} name buckets stay decoded, the ones read longest ago forgotten first;
+     * within a transaction nothing is forgotten (its changed blocks are not committed yet).
+     * {@link Integer#MAX_VALUE} leaves a structure unbounded. A world built in memory (a new
+     * world) becomes lazy at its first bounded trim, over the pages it committed. The bounds
+     * outlive a reload ({@link #load} applies them again); a reader's bounds are {@link #boundCaches}.
+     */
+    public void writerBudget(int entityBlocks, int reverseBlocks, int nameBuckets) {
+        writerEntityBlocks = Math.max(1, entityBlocks);
+        writerReverseBlocks = Math.max(1, reverseBlocks);
+        writerNameBuckets = Math.max(1, nameBuckets);
+        applyWriterBudget();
+    }
+
+    /** Gives the structures the writer's bounds (after a reload cleared them). */
+    public void applyWriterBudget() {
+        parts.entities().blocks().writerBudget(writerEntityBlocks);
+        parts.reverse().blocks().writerBudget(writerReverseBlocks);
+        parts.names().blocks().writerBudget(writerNameBuckets);
+    }
+
+    /**
+     * Forgets decoded blocks past the writer's budget ({@link #writerBudget}); only when the
+     * in-memory state equals the committed pages of {@code committed} (after a commit or a
+     * rollback). A bounded structure that is not lazy (built in memory, or read whole by
+     * {@link #readEverything}) first becomes lazy over {@code committed}, every block counting as read.
+     */
+    public void trimWriter(PageSource committed) {
+        PageSource src = null;
+        if (writerEntityBlocks != Integer.MAX_VALUE) {
+            if (!parts.entities().blocks().isLazy()) {
+                src = src != null ? src : opened(committed);
+                parts.entities().lazyInMemory(entityLoader(src), this::readEverything);
+            }
+            parts.entities().blocks().trim();
+        }
+        if (writerReverseBlocks != Integer.MAX_VALUE) {
+            if (!parts.reverse().blocks().isLazy()) {
+                src = src != null ? src : opened(committed);
+                var held = new IntOpenHashSet();
+                for (int t : parts.reverse().targets()) {
+                    held.add(t >>> ReversePage.SHIFT);
+                }
+                int[] blocks = held.toIntArray();
+                Arrays.sort(blocks);
+                var loader = reverseLoader(src);
+                parts.reverse().lazy(ReversePage.SHIFT, loader, this::readEverything);
+                parts.reverse().blocks().lazyInMemory(loader, this::readEverything, blocks);
+            }
+            parts.reverse().blocks().trim();
+        }
+        if (writerNameBuckets != Integer.MAX_VALUE) {
+            if (!parts.names().blocks().isLazy()) {
+                src = src != null ? src : opened(committed);
+                var held = new it.unimi.dsi.fastutil.ints.IntArrayList();
+                for (int b = 0; b < EntityNames.BUCKETS; b++) {
+                    if (!parts.names().bucketEmpty(b)) {
+                        held.add(b);
+                    }
+                }
+                var loader = nameLoader(src);
+                parts.names().lazy(loader, this::readEverything);
+                parts.names().blocks().lazyInMemory(loader, this::readEverything, held.toIntArray());
+            }
+            parts.names().blocks().trim();
+        }
+        if (src != null) {
+            lazySource = src;
+        }
     }
 
     /**
@@ -343,7 +436,7 @@ public final class WorldFormat {
 
     /** True when the in-memory state was read from committed pages ({@link #load}) rather than built in memory. */
     public boolean readFromPages() {
-        return lazySource != null;
+        return readFromPages;
     }
 
     /** Reverse-index blocks in memory (read or marked), since the world was read. */
