@@ -116,7 +116,7 @@ final class Persistence {
      * commit of a bulk load read the forgotten buckets back (RG-1 depth 6 with a bound of 1024:
      * each of its 23 load commits reads about 3,000 buckets again, for about 60 MiB less live heap).
      */
-    static final int WRITER_ENTITY_BLOCKS = 256, WRITER_REVERSE_BLOCKS = 8192, WRITER_NAME_BUCKETS = 0;
+    static final int WRITER_ENTITY_BLOCKS = 256, WRITER_REVERSE_BLOCKS = 512, WRITER_NAME_BUCKETS = 0; // reverse blocks of 1024 targets (format 8)
     private final int writerEntityBlocks = bound("quiver.writer.entityBlocks", WRITER_ENTITY_BLOCKS);
     private final int writerReverseBlocks = bound("quiver.writer.reverseBlocks", WRITER_REVERSE_BLOCKS);
     private final int writerNameBuckets = bound("quiver.writer.nameBuckets", WRITER_NAME_BUCKETS);
