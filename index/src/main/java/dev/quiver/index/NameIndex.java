@@ -70,7 +70,12 @@ public final class NameIndex {
 
     /** The entity id named {@code name} under {@code parent}, or 0. */
     public long get(int parent, String name) {
-        return slots[find(parent, name, hash(parent, name))];
+        return get(parent, name, hash(parent, name));
+    }
+
+    /** {@link #get(int, String)} given the key's {@link #hash} (a caller that also buckets by it). */
+    public long get(int parent, String name, int hash) {
+        return slots[find(parent, name, hash)];
     }
 
     /**
@@ -79,10 +84,14 @@ public final class NameIndex {
      * @return the entity the key mapped to before (now replaced), or 0
      */
     public long put(int parent, String name, long entity) {
+        return put(parent, name, hash(parent, name), entity);
+    }
+
+    /** {@link #put(int, String, long)} given the key's {@link #hash}. */
+    public long put(int parent, String name, int h, long entity) {
         if ((size + 1) * 4L > slots.length) { // at most half the slots (2 longs each) in use
             resize(slots.length * 2);
         }
-        int h = hash(parent, name);
         int k = find(parent, name, h);
         long old = slots[k];
         slots[k] = entity;
@@ -118,8 +127,13 @@ public final class NameIndex {
      * @return the entity it mapped to, or 0 when it was absent
      */
     public long remove(int parent, String name) {
+        return remove(parent, name, hash(parent, name));
+    }
+
+    /** {@link #remove(int, String)} given the key's {@link #hash}. */
+    public long remove(int parent, String name, int hash) {
         long[] s = slots;
-        int k = find(parent, name, hash(parent, name));
+        int k = find(parent, name, hash);
         long removed = s[k];
         if (removed == 0) {
             return 0;

@@ -112,14 +112,15 @@ public final class EntityNames {
 
     /** The child of {@code parentIndex} (0: a root entity) named {@code name}, or 0. */
     public long child(int parentIndex, String name) {
-        NameIndex ix = bucketOf(bucket(parentIndex, name));
-        return ix.get(parentIndex, name);
+        int h = NameIndex.hash(parentIndex, name);
+        return bucketOf(h >>> (32 - BUCKET_BITS)).get(parentIndex, name, h);
     }
 
     /** Files entity {@code e} under its parent by name (replacing a stale entry of that key). */
     public void put(int parentIndex, String name, long e) {
-        int b = bucket(parentIndex, name);
-        long old = bucketOf(b).put(parentIndex, name, e);
+        int h = NameIndex.hash(parentIndex, name);
+        int b = h >>> (32 - BUCKET_BITS);
+        long old = bucketOf(b).put(parentIndex, name, h, e);
         if (old != e) {
             if (old != 0) {
                 changes.nameRemoved(b, Ids.index(old), parentIndex);
@@ -130,8 +131,9 @@ public final class EntityNames {
 
     /** Removes the entry of {@code (parentIndex, name)}. */
     public void remove(int parentIndex, String name) {
-        int b = bucket(parentIndex, name);
-        long removed = bucketOf(b).remove(parentIndex, name);
+        int h = NameIndex.hash(parentIndex, name);
+        int b = h >>> (32 - BUCKET_BITS);
+        long removed = bucketOf(b).remove(parentIndex, name, h);
         if (removed != 0) {
             changes.nameRemoved(b, Ids.index(removed), parentIndex);
         }

@@ -5,9 +5,7 @@ import dev.quiver.index.Ids;
 import dev.quiver.index.NameIndex;
 import dev.quiver.storage.entity.EntityIndex;
 import dev.quiver.storage.entity.EntityNames;
-import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
-import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 import java.util.Arrays;
 import java.util.List;
@@ -74,10 +72,11 @@ final class NamePage {
     }
 
     /** Writes keys only (a delta's removed entries): varint n, then each key's index gap and parent delta. */
-    private static void writeKeys(long[] sorted, Bytes.Writer w) {
-        w.varint(sorted.length);
+    private static void writeKeys(long[] sorted, int n, Bytes.Writer w) {
+        w.varint(n);
         long prevIdx = -1, prevParent = 0;
-        for (long en : sorted) {
+        for (int i = 0; i < n; i++) {
+            long en = sorted[i];
             long idx = en >>> 32, parent = en & 0xFFFF_FFFFL;
             w.varint(idx - prevIdx - 1);
             w.zigzag(parent - prevParent);
@@ -120,33 +119,33 @@ final class NamePage {
 
     /**
      * The body of a name delta (a WAL entry, never stored in a generation): what one transaction
-     * changed in bucket {@code key}. Layout: the entries present at its end that it added or
-     * filed again (as a page body, {@link #writeEntries}: an entry filed again replaces the
-     * committed one, whose hash may differ after a rename), then the keys it removed
-     * ({@link #writeKeys}). Null when nothing changed.
+     * changed in one bucket ({@link dev.quiver.storage.tx.Changes#forEachNameDelta}). Layout: the
+     * entries present at its end that it added or filed again (as a page body,
+     * {@link #writeEntries}: an entry filed again replaces the committed one, whose hash may differ
+     * after a rename), then the keys it removed ({@link #writeKeys}). Null when nothing changed.
      *
-     * @param net per entry key, {@code > 0} present at the end, {@code < 0} removed
+     * @param added   entry keys ({@link #entry}) present at the end, ascending, in {@code [0, addedCount)}
+     * @param removed entry keys the transaction removed, ascending, in {@code [0, removedCount)}
      */
-    static byte[] writeDelta(EntityIndex ei, Long2IntOpenHashMap net) {
-        var added = new Long2LongOpenHashMap();
-        var removed = new LongArrayList();
-        for (var e : net.long2IntEntrySet()) {
-            long k = e.getLongKey();
-            if (e.getIntValue() > 0) {
-                int idx = (int) (k >>> 32), parent = (int) k;
-                added.put(k, payload(ei.generation(idx), NameIndex.hash(parent, ei.name(idx))));
-            } else {
-                removed.add(k);
-            }
-        }
-        if (added.isEmpty() && removed.isEmpty()) {
+    static byte[] writeDelta(EntityIndex ei, long[] added, int addedCount, long[] removed, int removedCount,
+                             Bytes.Writer w) {
+        if (addedCount == 0 && removedCount == 0) {
             return null;
         }
-        long[] r = removed.toLongArray();
-        Arrays.sort(r);
-        Bytes.Writer w = new Bytes.Writer(16 + 12 * added.size() + 6 * r.length);
-        writeEntries(added, w);
-        writeKeys(r, w);
+        w.reset();
+        w.varint(addedCount);
+        long prevIdx = -1, prevParent = 0;
+        for (int i = 0; i < addedCount; i++) {
+            long en = added[i];
+            int idx = (int) (en >>> 32), parent = (int) en;
+            w.varint(idx - prevIdx - 1);
+            w.zigzag(parent - prevParent);
+            w.varint(ei.generation(idx));
+            w.i32(NameIndex.hash(parent, ei.name(idx)));
+            prevIdx = idx;
+            prevParent = parent;
+        }
+        writeKeys(removed, removedCount, w);
         return w.toBytes();
     }
 

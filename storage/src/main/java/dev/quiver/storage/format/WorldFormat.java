@@ -156,14 +156,13 @@ public final class WorldFormat {
         }
         // names: the entries each bucket gained and lost, not the bucket (a bulk commit touches
         // every bucket; whole pages are written when a checkpoint seals them, applyDelta)
-        int[] buckets = c.nameDeltas().keySet().toIntArray();
-        Arrays.sort(buckets);
-        for (int b : buckets) {
-            byte[] d = NamePage.writeDelta(parts.entities(), c.nameDeltas().get(b));
+        Bytes.Writer dw = writer.reset();
+        c.forEachNameDelta((b, added, na, removed, nr) -> {
+            byte[] d = NamePage.writeDelta(parts.entities(), added, na, removed, nr, dw);
             if (d != null) {
                 out.add(new PageImage(NAMES, b, d, true));
             }
-        }
+        });
         // reverse blocks changed entry by entry: the operations, not the block (a prefab's block
         // lists every instance; ReversePage.applyDelta)
         int[] blocks = c.reverseOps().keySet().toIntArray();

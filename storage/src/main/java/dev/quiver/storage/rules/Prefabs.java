@@ -454,6 +454,7 @@ public final class Prefabs implements TraitRules.Instantiation {
             ChildrenMemo m = childrenMemo.get(base);
             if (m == null || m.version != version) {
                 int[] found = sparse.holders(Ids.pairOfIndices(CHILD_OF, base));
+                childrenScans++;
                 java.util.Arrays.sort(found);
                 m = new ChildrenMemo(version, found);
                 if (childrenMemo.size() > 4096) {
@@ -471,6 +472,14 @@ public final class Prefabs implements TraitRules.Instantiation {
         }
         children.sort(null);
         return children;
+    }
+
+    /** Times a base's sparse children were found by scanning its reverse list (not the memo). */
+    private long childrenScans;
+
+    /** Times {@code childrenOf} scanned a reverse list instead of answering from its memo (for tests). */
+    public long childrenScans() {
+        return childrenScans;
     }
 
     /** The sparse children of a base as of {@link SparsePairs#childrenVersion}, ascending. */

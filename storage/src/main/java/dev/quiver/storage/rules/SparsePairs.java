@@ -68,10 +68,13 @@ public final class SparsePairs {
     private final int threshold;
     /**
      * Per parent index: how many times a sparse {@code (ChildOf, parent)} came or went in the open
-     * transaction ({@link #childrenVersion}); cleared, with {@link #epoch} bumped, at every commit,
-     * undo, switch and rebuild, so it never grows past one transaction's parents.
+     * transaction ({@link #childrenVersion}); added to {@link #committedChildOfChanges} at a commit,
+     * cleared with {@link #epoch} bumped at every undo, switch and rebuild.
      */
     private final it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap childOfChanges = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap();
+    /** Per parent index: the {@link #childOfChanges} of committed transactions since {@link #epoch} changed. */
+    private final it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap committedChildOfChanges = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap();
+    private static final int MAX_COMMITTED_VERSIONS = 1 << 16;
     private int epoch;
 
     public SparsePairs(EntityIndex entities, TableSet tables, TableMoves moves, ReverseIndex reverse, Traits traits,
@@ -438,7 +441,24 @@ public final class SparsePairs {
      * between instantiations without scanning the reverse list, which also holds every instance).
      */
     public long childrenVersion(int parent) {
-        return ((long) epoch << 32) | (childOfChanges.get(parent) & 0xFFFF_FFFFL);
+        return ((long) epoch << 32) | ((committedChildOfChanges.get(parent) + childOfChanges.get(parent)) & 0xFFFF_FFFFL);
+    }
+
+    /**
+     * A commit keeps the versions of {@link #childrenVersion}: the changes of the open transaction
+     * join the committed counts (bounded: past {@value #MAX_COMMITTED_VERSIONS} parents every
+     * version starts over, with a new epoch), so that a prefab's children stay known across the
+     * commits that did not touch them.
+     */
+    private void commitChildOfChanges() {
+        if (committedChildOfChanges.size() + childOfChanges.size() > MAX_COMMITTED_VERSIONS) {
+            forgetChildOfChanges();
+            return;
+        }
+        for (var e : childOfChanges.int2IntEntrySet()) {
+            committedChildOfChanges.addTo(e.getIntKey(), e.getIntValue());
+        }
+        childOfChanges.clear();
     }
 
     private void childOfChanged(int rel, int parent) {
@@ -449,6 +469,7 @@ public final class SparsePairs {
 
     private void forgetChildOfChanges() {
         childOfChanges.clear();
+        committedChildOfChanges.clear();
         epoch++;
     }
 
@@ -497,7 +518,7 @@ public final class SparsePairs {
     /** The transaction committed. */
     public void commit() {
         st().commit();
-        forgetChildOfChanges();
+        commitChildOfChanges();
     }
 
     /** The transaction was rolled back page by page: the store follows. */

@@ -2,7 +2,6 @@ package dev.quiver.storage.tx;
 
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
-import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 
@@ -33,11 +32,15 @@ public final class Changes {
     private final IntOpenHashSet schemas = new IntOpenHashSet();
     private final IntOpenHashSet entityBlocks = new IntOpenHashSet();
     private final IntOpenHashSet nameBlocks = new IntOpenHashSet();
+    /** The name buckets touched, as a bit set (so that a touch costs no hash probe). */
+    private long[] nameTouched = new long[64];
     /**
-     * Per name bucket: entry ({@code index << 32 | parent}) to +1 (added), 2 (removed then filed
-     * again: present, maybe under another name) or -1 (removed), net.
+     * The name operations of the open transaction, in order: two longs each, the entry
+     * ({@code index << 32 | parent}) and {@code (bucket << 1) | op} (op 1: removed). One flat log
+     * rather than a map per bucket: a bulk transaction touches every bucket with a few entries
+     * each, and appending costs no cache miss; {@link #forEachNameDelta} nets it out at commit.
      */
-    private final Int2ObjectOpenHashMap<Long2IntOpenHashMap> nameDeltas = new Int2ObjectOpenHashMap<>();
+    private final LongArrayList nameLog = new LongArrayList();
     private final IntOpenHashSet tables = new IntOpenHashSet();
     private final LongOpenHashSet rowChunks = new LongOpenHashSet();
     private final IntOpenHashSet targetBlocks = new IntOpenHashSet();
@@ -76,23 +79,17 @@ public final class Changes {
     }
 
     private void nameDelta(int bucket, int index, int parent, int op) {
-        nameBlocks.add(bucket);
-        Long2IntOpenHashMap d = nameDeltas.get(bucket);
-        if (d == null) {
-            d = new Long2IntOpenHashMap(4);
-            nameDeltas.put(bucket, d);
+        int w = bucket >>> 6;
+        if (w >= nameTouched.length) {
+            nameTouched = java.util.Arrays.copyOf(nameTouched, Math.max(w + 1, 2 * nameTouched.length));
         }
-        long entry = ((long) index << 32) | (parent & 0xFFFF_FFFFL);
-        int before = d.get(entry);
-        if (before == 1 && op == -1) { // an entry added then removed in one transaction: no change
-            d.remove(entry);
-        } else if (before == -1 && op == 1) { // removed then filed again: logged again (its name may differ)
-            d.put(entry, 2);
-        } else if (before == 2 && op == -1) {
-            d.put(entry, -1);
-        } else {
-            d.put(entry, op);
+        long bit = 1L << bucket;
+        if ((nameTouched[w] & bit) == 0) {
+            nameTouched[w] |= bit;
+            nameBlocks.add(bucket);
         }
+        nameLog.add(((long) index << 32) | (parent & 0xFFFF_FFFFL));
+        nameLog.add(((long) bucket << 1) | (op < 0 ? 1 : 0));
     }
 
     /** Table {@code id} was created or dropped. */
@@ -170,15 +167,111 @@ public final class Changes {
         return nameBlocks;
     }
 
+    /** Name operations logged in the open transaction (each {@link #nameAdded} or {@link #nameRemoved}). */
+    public int nameOps() {
+        return nameLog.size() >>> 1;
+    }
+
     /**
-     * The net change of each touched name bucket: entry {@code (entity index << 32) | parent index}
-     * to 1 (the committed bucket lacks it, the new state has it), 2 (both have it: it was removed
-     * and filed again, so its name may have changed) or -1 (the committed bucket has it, the new
-     * state does not). A bucket
-     * touched without a net change maps to an empty map.
+     * Calls {@code visitor} once per touched name bucket with a net change, in ascending bucket,
+     * with the bucket's entries ({@code (entity index << 32) | parent index}) in ascending order:
+     * {@code added} the entries present at the transaction's end whose last operation filed them
+     * (the committed bucket lacks them, or holds them under a name that may have changed), and
+     * {@code removed} those the committed bucket holds and the end state does not. An entry added
+     * then removed in the transaction is in neither. The arrays are reused between calls: valid
+     * during the call only.
      */
-    public Int2ObjectOpenHashMap<Long2IntOpenHashMap> nameDeltas() {
-        return nameDeltas;
+    public void forEachNameDelta(NameDeltaVisitor visitor) {
+        int n = nameLog.size() >>> 1;
+        if (n == 0) {
+            return;
+        }
+        long[] log = nameLog.elements();
+        // counting sort by bucket (stable: each bucket's operations stay in order)
+        int maxBucket = 0;
+        for (int i = 0; i < n; i++) {
+            maxBucket = Math.max(maxBucket, (int) (log[2 * i + 1] >>> 1));
+        }
+        int[] start = new int[maxBucket + 2];
+        for (int i = 0; i < n; i++) {
+            start[(int) (log[2 * i + 1] >>> 1) + 1]++;
+        }
+        for (int b = 0; b <= maxBucket; b++) {
+            start[b + 1] += start[b];
+        }
+        int[] fill = java.util.Arrays.copyOf(start, start.length);
+        long[] entry = new long[n];
+        byte[] op = new byte[n];
+        for (int i = 0; i < n; i++) {
+            int b = (int) (log[2 * i + 1] >>> 1);
+            int at = fill[b]++;
+            entry[at] = log[2 * i];
+            op[at] = (byte) (log[2 * i + 1] & 1);
+        }
+        long[] added = new long[16], removed = new long[16];
+        for (int b = 0; b <= maxBucket; b++) {
+            int from = start[b], to = start[b + 1];
+            if (from == to) {
+                continue;
+            }
+            // stable sort by entry: each key's operations stay in order
+            if (to - from > 32) {
+                final long[] en = entry;
+                final byte[] ops = op;
+                it.unimi.dsi.fastutil.Arrays.mergeSort(from, to, (x, y) -> Long.compare(en[x], en[y]), (x, y) -> {
+                    long t = en[x];
+                    en[x] = en[y];
+                    en[y] = t;
+                    byte u = ops[x];
+                    ops[x] = ops[y];
+                    ops[y] = u;
+                });
+            } else { // insertion sort: a bucket holds few operations per transaction
+                for (int i = from + 1; i < to; i++) {
+                    long e = entry[i];
+                    byte o = op[i];
+                    int j = i - 1;
+                    while (j >= from && entry[j] > e) {
+                        entry[j + 1] = entry[j];
+                        op[j + 1] = op[j];
+                        j--;
+                    }
+                    entry[j + 1] = e;
+                    op[j + 1] = o;
+                }
+            }
+            int na = 0, nr = 0;
+            for (int i = from; i < to; ) {
+                int j = i;
+                while (j + 1 < to && entry[j + 1] == entry[i]) {
+                    j++;
+                }
+                // net: filed last -> present at the end; removed last -> removed when the
+                // first operation was a removal (the committed bucket held it), else no change
+                if (op[j] == 0) {
+                    if (na == added.length) {
+                        added = java.util.Arrays.copyOf(added, 2 * na);
+                    }
+                    added[na++] = entry[i];
+                } else if (op[i] == 1) {
+                    if (nr == removed.length) {
+                        removed = java.util.Arrays.copyOf(removed, 2 * nr);
+                    }
+                    removed[nr++] = entry[i];
+                }
+                i = j + 1;
+            }
+            if (na > 0 || nr > 0) {
+                visitor.visit(b, added, na, removed, nr);
+            }
+        }
+    }
+
+    /** One bucket's net name change ({@link #forEachNameDelta}). */
+    @FunctionalInterface
+    public interface NameDeltaVisitor {
+        /** {@code added[0..addedCount)} and {@code removed[0..removedCount)}, each ascending. */
+        void visit(int bucket, long[] added, int addedCount, long[] removed, int removedCount);
     }
 
     public IntOpenHashSet tables() {
@@ -223,8 +316,16 @@ public final class Changes {
         meta = false;
         schemas.clear();
         entityBlocks.clear();
+        for (int b : nameBlocks) {
+            nameTouched[b >>> 6] = 0;
+        }
         nameBlocks.clear();
-        nameDeltas.clear();
+        if (nameLog.size() > 1 << 16) {
+            nameLog.clear();
+            nameLog.trim(1 << 10); // a bulk load's log is not kept for the small transactions after it
+        } else {
+            nameLog.clear();
+        }
         tables.clear();
         rowChunks.clear();
         targetBlocks.clear();
