@@ -142,7 +142,7 @@ public final class Table {
         }
         if (chunksLeft == ((count - 1) >>> chunkShift) + 1) { // the columns take every row at the first chunk of values
             for (Column c : columns) {
-                c.grow(count);
+                c.grow(entities.length); // as long as the entity array: append grows them together
             }
         }
         for (int ch = from >>> chunkShift, last = (Math.max(from, to - 1)) >>> chunkShift; ch <= last && chunkReader != null; ch++) {
