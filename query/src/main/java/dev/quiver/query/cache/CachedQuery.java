@@ -112,8 +112,22 @@ public final class CachedQuery implements AutoCloseable {
         return of(world, QueryParser.parse(text));
     }
 
+    /**
+     * {@link #parse(World, String)} with variables set before evaluation and bound from the start
+     * ({@link Query#parse(World, String, java.util.Map)}): {@code $this != sf, City} with
+     * {@code $this} set is answered.
+     */
+    public static CachedQuery parse(World world, String text, java.util.Map<String, Long> variables) {
+        return of(world, QueryParser.parse(text), variables);
+    }
+
     /** Caches a parsed or built ({@link dev.quiver.query.builder.QueryBuilder#ast()}) query; as {@link #parse}. */
     public static CachedQuery of(World world, QueryAst ast) {
+        return of(world, ast, java.util.Map.of());
+    }
+
+    /** {@link #of(World, QueryAst)} with variables set before evaluation ({@link #parse(World, String, java.util.Map)}). */
+    public static CachedQuery of(World world, QueryAst ast, java.util.Map<String, Long> variables) {
         List<Term> terms = new ArrayList<>(ast.terms());
         Grouping depth = null;
         for (int i = 0; i < terms.size(); i++) {
@@ -144,7 +158,7 @@ public final class CachedQuery implements AutoCloseable {
             terms.set(i, new Term(t.oper(), t.inout(), t.first(), t.second(), withTraversal(t.source(), up),
                 t.predicate(), t.scope(), t.column()));
         }
-        Query q = Query.of(world, new QueryAst(ast.text(), terms));
+        Query q = Query.of(world, new QueryAst(ast.text(), terms), variables);
         return new CachedQuery(world, ast, q, depth, null);
     }
 
