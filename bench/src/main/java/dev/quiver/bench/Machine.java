@@ -123,6 +123,11 @@ public final class Machine {
                 System.getProperty("os.name"), System.getProperty("os.version"), System.getProperty("os.arch"));
     }
 
+    /** CPU time the current thread has used, in nanoseconds (ThreadMXBean); wall time minus waiting for a core. */
+    public static long threadCpuNanos() {
+        return java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+    }
+
     /** The 1, 5 and 15 minute load averages ({@code /proc/loadavg}), or "?" where unknown. */
     public static String loadAverage() {
         try {

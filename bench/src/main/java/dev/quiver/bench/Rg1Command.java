@@ -86,12 +86,16 @@ final class Rg1Command extends BenchCommand {
                 + " on disk");
         line("iter", figure(f.get("iter_ns_per_result"), "ns/result"), "first run " + figure(f.get("iter_first_ns_per_result"), "ns") + "; " + count(f.count("iter_count"))
                 + " results of " + Rg1Round.ITER + ", sum of Position.x " + count(f.count("iter_sum")));
-        line("trans", figure(f.get("trans_ms"), "ms/query"), Rg1Spec.TRANS_QUERIES + " queries (LocatedIn, n1..n10) x "
+        line("trans", figure(f.get("trans_ms"), "ms/query"), "first pass " + figure(f.get("trans_first_ms"), "ms")
+                + ", thread CPU " + figure(f.get("trans_cpu_ms"), "ms") + "; "
+                + Rg1Spec.TRANS_QUERIES + " queries (LocatedIn, n1..n10) x "
                 + count(f.count("trans_count")) + " results; count() only " + figure(f.get("trans_count_ms"), "ms"));
-        line("transvar", figure(f.get("transvar_s"), "s"), count(f.count("transvar_count")) + " rows of "
+        line("transvar", figure(f.get("transvar_s"), "s"), "first run " + figure(f.get("transvar_first_s"), "s")
+                + ", thread CPU " + figure(f.get("transvar_cpu_s"), "s") + "; " + count(f.count("transvar_count")) + " rows of "
                 + Rg1Round.TRANSVAR + ", " + num(f.median("transvar_rows_per_s")) + " rows/s; count() only "
                 + figure(f.get("transvar_count_s"), "s"));
-        line("join", figure(f.get("join_ms"), "ms"), "first run " + figure(f.get("join_first_ms"), "ms") + "; "
+        line("join", figure(f.get("join_ms"), "ms"), "first run " + figure(f.get("join_first_ms"), "ms")
+                + ", thread CPU " + figure(f.get("join_cpu_ms"), "ms") + "; "
                 + count(f.count("join_count")) + " results of " + Rg1Round.JOIN
                 + ", sum of Position.x of $y " + count(f.count("join_sum")));
         line("lookup", figure(f.get("lookup_ns"), "ns/check"), "first run " + figure(f.get("lookup_first_ns"), "ns") + "; "

@@ -98,13 +98,21 @@ final class Answer {
         return evaluate(w, text, java.util.Map.of(), limit, countOnly);
     }
 
-    /** Parses {@code text} and sets {@code preset} (variable name to entity name, path or id) on it. */
+    /**
+     * Parses {@code text} with {@code preset} (variable name to entity name, path or id) set
+     * before evaluation, bound from the start ({@link Query#parse(World, String, java.util.Map)}).
+     */
     static Query parse(World w, String text, java.util.Map<String, String> preset) {
-        Query q = Query.parse(w, text);
+        return Query.parse(w, text, entities(w, preset));
+    }
+
+    /** The entities of {@code --var NAME=ENTITY} values, in the given order. */
+    private static java.util.Map<String, Long> entities(World w, java.util.Map<String, String> preset) {
+        java.util.Map<String, Long> out = new java.util.LinkedHashMap<>();
         for (var v : preset.entrySet()) {
-            q = q.set(v.getKey(), w.resolve(v.getValue()));
+            out.put(v.getKey(), w.resolve(v.getValue()));
         }
-        return q;
+        return out;
     }
 
     /**
@@ -171,10 +179,7 @@ final class Answer {
     static long streamCached(World w, String text, java.util.Map<String, String> preset, String groupBy,
                              String orderBy, boolean descending, Integer limit, boolean countFirst, RowSink sink) {
         long start = System.nanoTime();
-        CachedQuery cq = CachedQuery.parse(w, text);
-        for (var v : preset.entrySet()) {
-            cq = cq.set(v.getKey(), w.resolve(v.getValue()));
-        }
+        CachedQuery cq = CachedQuery.parse(w, text, entities(w, preset));
         if (groupBy != null) {
             cq = cq.groupBy(groupBy);
         }

@@ -50,6 +50,20 @@ class QueryCommandTest {
     }
 
     @Test
+    void aSetVariableMayBeReadByAPredicateBeforeATermBindsIt() {
+        run("query", w, "$this != poodle, KindOf($this, animal)", "--format", "count").badInput("before a term binds it");
+        assertEquals("0\n", run("query", w, "$this != poodle, KindOf($this, animal)", "--var", "this=poodle",
+            "--format", "count").ok().out());
+        assertEquals(run("query", w, "KindOf(poodle, animal)", "--format", "count").ok().out(),
+            run("query", w, "$this != dog, KindOf($this, animal)", "--var", "this=poodle", "--format", "count").ok().out());
+        assertEquals(run("query", w, "KindOf(poodle, $x)", "--format", "count").ok().out(),
+            run("query", w, "$y != dog, KindOf($y, $x)", "--var", "y=poodle", "--format", "count").ok().out());
+        assertEquals(run("query", w, "KindOf(poodle, animal)", "--format", "count").ok().out(),
+            run("query", w, "$this != dog, KindOf($this, animal)", "--var", "this=poodle", "--order-by", "id",
+                "--format", "count").ok().out(), "the cached path (--order-by) too");
+    }
+
+    @Test
     void explainPrintsTheCompiledProgramWithoutEvaluating() {
         String plain = run("query", w, "KindOf($y, $x), Color($y, brown)", "--explain").ok().out();
         assertTrue(plain.startsWith("0: "), plain);

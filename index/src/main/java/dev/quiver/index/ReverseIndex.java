@@ -205,4 +205,32 @@ public final class ReverseIndex {
         }
         return out;
     }
+
+    /**
+     * Appends to {@code out} the source index of every entry of {@code target} whose relationship
+     * index is {@code relationship} (every entry when {@code relationship} is negative), in entry
+     * order: {@link #forEachSource} read into an array, without a callback per entry (backward
+     * graph walks append to their queue).
+     *
+     * @return the number of source indices appended
+     */
+    public int sources(int target, int relationship, IntArrayList out) {
+        LongArrayList l = get(target);
+        if (l == null) {
+            return 0;
+        }
+        long[] a = l.elements();
+        int n = l.size(), from = out.size();
+        out.size(from + n);
+        int[] o = out.elements();
+        int w = from;
+        for (int i = 0; i < n; i++) {
+            long en = a[i];
+            if (relationship < 0 || (int) (en >>> 32) == relationship) {
+                o[w++] = (int) en;
+            }
+        }
+        out.size(w);
+        return w - from;
+    }
 }

@@ -140,6 +140,48 @@ public final class Query {
     }
 
     /**
+     * Parses and compiles a query with variables set before evaluation, as {@link #set} would set
+     * them one by one, except that the query is compiled with them bound from the start: a
+     * predicate may read a set variable before any term binds it, so
+     * {@code $this != sf, City} with {@code $this} set is answered, while
+     * {@link #parse(World, String)} refuses it as Flecs does (the variable is read before a term
+     * binds it). The CLI's {@code --var NAME=ENTITY} comes here.
+     *
+     * @param world     the world whose names, traits and data the query uses
+     * @param text      the query
+     * @param variables variable names (with or without {@code $}; {@code this} for {@code $this})
+     *                  and the alive entities they are set to, in iteration order
+     * @throws QueryVariableException as {@link #set}: no such variable, or an entity not alive
+     * @throws QuerySyntaxException, UnknownQueryNameException, UnsupportedQueryException,
+     *     QueryValidationException as {@link #parse(World, String)}
+     */
+    public static Query parse(World world, String text, java.util.Map<String, Long> variables) {
+        return of(world, QueryParser.parse(text), variables);
+    }
+
+    /** {@link #parse(World, String, java.util.Map)} for an already parsed or built query. */
+    public static Query of(World world, QueryAst ast, java.util.Map<String, Long> variables) {
+        List<String> names = new ArrayList<>();
+        long[] values = new long[variables.size()];
+        for (var v : variables.entrySet()) {
+            String n = v.getKey().startsWith("$") ? v.getKey().substring(1) : v.getKey();
+            long entity = v.getValue();
+            if (!world.isAlive(entity)) {
+                throw new QueryVariableException("cannot set $" + n + " to " + world.idToString(entity)
+                        + ": it is not an alive entity", n);
+            }
+            int at = names.indexOf(n);
+            if (at < 0) {
+                at = names.size();
+                names.add(n);
+            }
+            values[at] = entity;
+        }
+        values = java.util.Arrays.copyOf(values, names.size());
+        return new Query(world, ast, Planner.plan(world, ast, names), List.copyOf(names), values);
+    }
+
+    /**
      * This query with variable {@code $name} set to {@code entity} before evaluation (Flecs v4
      * iterator variables): every result has {@code $name = entity}, and the plan reads it as bound
      * from the start instead of enumerating it, so {@code R($x, $y)} with {@code $x} set walks from

@@ -178,4 +178,38 @@ class ThisPresetTest extends QueryTestSupport {
             assertThrows(QueryVariableException.class, () -> cq.set("z", e("sf")));
         }
     }
+
+    @Test
+    void aPredicateMayReadSetVariablesBeforeATermBindsThem() {
+        world();
+        long sf = e("sf"), la = e("la");
+        var ex = assertThrows(QuerySyntaxException.class, () -> Query.parse(w, "$this != sf, City"));
+        assertTrue(ex.getMessage().contains("before a term binds it"), ex.getMessage());
+        assertThrows(QuerySyntaxException.class, () -> Query.parse(w, "$this != sf, City", Map.of("p", sf)),
+            "a set variable other than the one read does not help");
+        assertEquals(list("la | - | - City"), rowsOf(Query.parse(w, "$this != sf, City", Map.of("this", la))),
+            "the predicate's field is not set");
+        assertEquals(list(), rowsOf(Query.parse(w, "$this != sf, City", Map.of("$this", sf))));
+        assertEquals(0, Query.parse(w, "$this != sf, City", Map.of("this", sf)).count());
+        assertEquals(1, Query.parse(w, "$this != sf, City", Map.of("this", la)).count());
+        assertEquals(0, Query.parse(w, "$this != sf, City", Map.of("this", e("california"))).count(), "not a City");
+        for (long e : entities()) {
+            Query set = Query.parse(w, "$this != sf, City", Map.of("this", e));
+            assertEquals(Query.parse(w, "City, $this != sf").set("this", e).count(), set.count(), name(e));
+            assertEquals(e != sf && Query.parse(w, "City").set("this", e).count() == 1 ? list(name(e) + " | - | - City") : list(), rowsOf(set), name(e));
+            IterationCheck.check(set);
+            try (CachedQuery cq = CachedQuery.parse(w, "$this != sf, City", Map.of("this", e))) {
+                assertEquals(rowsOf(set), formatted(set, cq.rows(-1)), "cached: " + name(e));
+            }
+        }
+        Query named = Query.parse(w, "$p != bob, Likes($this, $p)", Map.of("p", sf));
+        assertEquals(list("alice | $p=sf | - (Likes,sf)"), rowsOf(named));
+        assertEquals(list(), rowsOf(Query.parse(w, "$p != bob, Likes($this, $p)", Map.of("p", e("bob")))));
+        assertEquals(rowsOf(named), rowsOf(Query.parse(w, "$p != bob, Likes($this, $p)", Map.of("p", la)).set("p", sf)),
+            "set replaces a value given at parse");
+        assertThrows(QueryVariableException.class, () -> Query.parse(w, "City, $this != sf", Map.of("z", sf)));
+        long gone = with("gone", "City");
+        w.delete(gone);
+        assertThrows(QueryVariableException.class, () -> Query.parse(w, "$this != sf, City", Map.of("this", gone)));
+    }
 }

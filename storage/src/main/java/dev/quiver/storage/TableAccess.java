@@ -63,6 +63,16 @@ public final class TableAccess {
         m.reverse.forEachSource(targetIndex, Ids.index(relationship), action);
     }
 
+    /**
+     * {@link #forEachSourceIndex} into an array: appends the entity index of every entity that
+     * directly owns {@code (relationship, target)} to {@code out} (no callback per source).
+     *
+     * @return the number of indices appended
+     */
+    public int sourceIndices(long relationship, int targetIndex, it.unimi.dsi.fastutil.ints.IntArrayList out) {
+        return m.reverse.sources(targetIndex, Ids.index(relationship), out);
+    }
+
     /** Number of pairs {@code (*, target)} pointing at the target. */
     public int sourceCount(long target) {
         LongArrayList l = m.reverse.get(Ids.index(target));

@@ -39,7 +39,11 @@ import java.util.function.Consumer;
  *       ({@code Position.x}) of {@code $this}, inside each group.</li>
  * </ul>
  * Without grouping or ordering, results stream table by table in cache order; with them, the
- * results are gathered and sorted (stable) before the first is handed out.
+ * results are gathered and sorted (stable) before the first is handed out. After a change the
+ * rows are gathered again and laid out in the last sort's order before sorting, so that the rows
+ * of tables that did not change come as sorted runs and the sort (TimSort) merges them with the
+ * changed rows instead of sorting everything; ties are broken by the walk position, so the answer
+ * is the one a fresh sort gives.
  *
  * <p>Like a Flecs query, the plan reflects the relationship traits at creation. Not thread-safe;
  * one instance per thread.
@@ -60,6 +64,12 @@ public final class CachedQuery implements AutoCloseable {
     private List<QueryRow> sorted;
     private long sortStamp0 = -1, sortStamp1 = -1;
     private long sorts;
+    /**
+     * Each {@code $this} entity's position among the distinct entities of the last sorted result
+     * (the order a re-sort starts from), and how many there were; null before the first sort.
+     */
+    private it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap lastRank;
+    private int lastRankCount;
 
     private CachedQuery(World world, QueryAst ast, Query query, Grouping grouping, OrderKey order) {
         this.world = world;
@@ -98,6 +108,7 @@ public final class CachedQuery implements AutoCloseable {
         }
         depthWalk = null;
         sorted = null;
+        lastRank = null;
     }
 
     /**
@@ -112,8 +123,22 @@ public final class CachedQuery implements AutoCloseable {
         return of(world, QueryParser.parse(text));
     }
 
+    /**
+     * {@link #parse(World, String)} with variables set before evaluation and bound from the start
+     * ({@link Query#parse(World, String, java.util.Map)}): {@code $this != sf, City} with
+     * {@code $this} set is answered.
+     */
+    public static CachedQuery parse(World world, String text, java.util.Map<String, Long> variables) {
+        return of(world, QueryParser.parse(text), variables);
+    }
+
     /** Caches a parsed or built ({@link dev.quiver.query.builder.QueryBuilder#ast()}) query; as {@link #parse}. */
     public static CachedQuery of(World world, QueryAst ast) {
+        return of(world, ast, java.util.Map.of());
+    }
+
+    /** {@link #of(World, QueryAst)} with variables set before evaluation ({@link #parse(World, String, java.util.Map)}). */
+    public static CachedQuery of(World world, QueryAst ast, java.util.Map<String, Long> variables) {
         List<Term> terms = new ArrayList<>(ast.terms());
         Grouping depth = null;
         for (int i = 0; i < terms.size(); i++) {
@@ -144,7 +169,7 @@ public final class CachedQuery implements AutoCloseable {
             terms.set(i, new Term(t.oper(), t.inout(), t.first(), t.second(), withTraversal(t.source(), up),
                 t.predicate(), t.scope(), t.column()));
         }
-        Query q = Query.of(world, new QueryAst(ast.text(), terms));
+        Query q = Query.of(world, new QueryAst(ast.text(), terms), variables);
         return new CachedQuery(world, ast, q, depth, null);
     }
 
@@ -383,9 +408,7 @@ public final class CachedQuery implements AutoCloseable {
         int n = rows.size();
         long[] group = new long[n];
         Object[] key = new Object[n];
-        Integer[] idx = new Integer[n];
         for (int i = 0; i < n; i++) {
-            idx[i] = i;
             QueryRow r = rows.get(i);
             if (keys != null) {
                 Table t = tableOf(r);
@@ -395,9 +418,16 @@ public final class CachedQuery implements AutoCloseable {
                 key[i] = order.of(world, r);
             }
         }
+        Integer[] idx = previousOrder(rows);
+        // (group, key), then the walk position: a total order, so the result is the stable sort of
+        // the walk whatever order the rows come in; laid out in the last sort's order, the rows of
+        // tables that did not change come as sorted runs, which the merge sort (TimSort) only merges
         java.util.Arrays.sort(idx, (a, b) -> {
             int k = keys == null ? 0 : grouping.compare(group[a], group[b]);
-            return k != 0 || order == null ? k : order.compare(key[a], key[b]);
+            if (k == 0 && order != null) {
+                k = order.compare(key[a], key[b]);
+            }
+            return k != 0 ? k : Integer.compare(a, b);
         });
         sorts++;
         List<QueryRow> out = new ArrayList<>(n);
@@ -408,8 +438,52 @@ public final class CachedQuery implements AutoCloseable {
             sorted = out;
             sortStamp0 = c.events();
             sortStamp1 = world.writeCount();
+            rememberOrder(out);
         }
         out.forEach(action);
+    }
+
+    /**
+     * The positions of {@code rows} (in walk order) laid out in the order of the last sort: a
+     * row's {@code $this} entity at its last sorted position (the rows of one entity in walk
+     * order), rows of entities that were not there at the end. A counting sort, linear in the rows.
+     */
+    private Integer[] previousOrder(List<QueryRow> rows) {
+        int n = rows.size();
+        Integer[] idx = new Integer[n];
+        if (lastRank == null) {
+            for (int i = 0; i < n; i++) {
+                idx[i] = i;
+            }
+            return idx;
+        }
+        int slots = lastRankCount + 1;
+        int[] hint = new int[n];
+        int[] start = new int[slots + 1];
+        for (int i = 0; i < n; i++) {
+            hint[i] = lastRank.getOrDefault(rows.get(i).thisEntity(), lastRankCount);
+            start[hint[i] + 1]++;
+        }
+        for (int h = 0; h < slots; h++) {
+            start[h + 1] += start[h];
+        }
+        for (int i = 0; i < n; i++) {
+            idx[start[hint[i]]++] = i;
+        }
+        return idx;
+    }
+
+    /** Remembers each {@code $this} entity's first position in a sorted result ({@link #previousOrder}). */
+    private void rememberOrder(List<QueryRow> out) {
+        it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap rank = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap(out.size());
+        int next = 0;
+        for (QueryRow r : out) {
+            if (!rank.containsKey(r.thisEntity())) {
+                rank.put(r.thisEntity(), next++);
+            }
+        }
+        lastRank = rank;
+        lastRankCount = next;
     }
 
     private Table tableOf(QueryRow r) {

@@ -59,7 +59,6 @@ final class Closure {
      */
     private SparseStore store;
     private boolean storeKnown;
-    private final java.util.function.IntConsumer downVisitor;
 
     // last table closure, rows of one table arrive together
     private Table lastTable;
@@ -69,11 +68,6 @@ final class Closure {
         this.world = world;
         this.relationship = relationship;
         this.rel = Ids.index(relationship);
-        this.downVisitor = s -> {
-            if (bfsMarks.mark(s)) {
-                queue.add(s);
-            }
-        };
     }
 
     /** The relationship entity. */
@@ -226,8 +220,20 @@ final class Closure {
         bfsMarks.newWalk();
         queue.clear();
         queue.add(t);
+        var access = world.tableAccess();
         for (int qi = 0; qi < queue.size(); qi++) {
-            world.tableAccess().forEachSourceIndex(relationship, queue.getInt(qi), downVisitor);
+            // the target's sources appended to the queue at once, then the ones already reached dropped
+            int from = queue.size();
+            access.sourceIndices(relationship, queue.getInt(qi), queue);
+            int[] a = queue.elements();
+            int w = from;
+            for (int i = from, n = queue.size(); i < n; i++) {
+                int s = a[i];
+                if (bfsMarks.mark(s)) {
+                    a[w++] = s;
+                }
+            }
+            queue.size(w);
         }
         // every entity reached, in walk order (the queue after t; t is unmarked at the start, so
         // it comes again only when a cycle leads back to it)

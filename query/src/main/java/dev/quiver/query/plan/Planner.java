@@ -88,7 +88,7 @@ public final class Planner {
     }
 
     private Plan build() {
-        Resolver resolver = new Resolver(world, ast);
+        Resolver resolver = new Resolver(world, ast, preset);
         List<Unit> units = resolver.resolve();
         slotNames = resolver.slotNames();
         int fields = 0;

@@ -42,9 +42,13 @@ final class Resolver {
     /** The ids read for each *From term, in written order. */
     private final List<Plan.FromList> fromLists = new ArrayList<>();
 
-    Resolver(World world, QueryAst ast) {
+    /** Variables set before evaluation (names without {@code $}): bound from the start. */
+    private final List<String> preset;
+
+    Resolver(World world, QueryAst ast, List<String> preset) {
         this.world = world;
         this.ast = ast;
+        this.preset = preset;
         slot(TermRef.THIS, false);
     }
 
@@ -473,10 +477,19 @@ final class Resolver {
 
     /**
      * Flecs refuses {@code !=}, {@code ~=} (and {@code ==} with a variable on the right) when a
-     * variable they read is not bound by an earlier written term.
+     * variable they read is not bound by an earlier written term. A variable set before
+     * evaluation ({@code Query.set}, {@code --var}) is bound from the start, so
+     * {@code $this != sf, City} with {@code $this} set is accepted (Flecs v4 iterator variables
+     * are bound before the query runs).
      */
     private void checkPredicateOrder(List<Unit> units) {
         BitSet seen = new BitSet();
+        for (String name : preset) {
+            Integer slot = slotOf.get(name);
+            if (slot != null) {
+                seen.set(slot);
+            }
+        }
         for (Unit u : units) {
             for (ResolvedTerm r : u.terms) {
                 if (r.predicate() == null) {
