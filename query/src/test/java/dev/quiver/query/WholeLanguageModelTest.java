@@ -305,7 +305,7 @@ class WholeLanguageModelTest {
         List<Long> others = new ArrayList<>(mw.all);
         others.addAll(mw.kits);
         for (int i = 0; i < 3 && !others.isEmpty(); i++) {
-            picks.add(others.get((h + i * 7919) % others.size()));
+            picks.add(others.get(Math.floorMod(h + i * 7919, others.size()))); // h + i * 7919 may overflow
         }
         for (long e : picks) {
             if (!mw.w.isAlive(e)) {
