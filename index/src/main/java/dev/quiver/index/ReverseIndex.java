@@ -221,6 +221,12 @@ public final class ReverseIndex {
         }
         long[] a = l.elements();
         int n = l.size(), from = out.size();
+        if (from + n > out.elements().length) {
+            // grow geometrically: IntArrayList.size(int) and ensureCapacity allocate exactly what
+            // is asked, so a BFS queue fed target by target was copied whole on every call
+            // (quadratic: 0.5 s for the first RG-1 (LocatedIn, n1) at depth 6)
+            out.ensureCapacity((int) Math.min(Integer.MAX_VALUE - 8, Math.max(from + n, 2L * out.elements().length)));
+        }
         out.size(from + n);
         int[] o = out.elements();
         int w = from;
