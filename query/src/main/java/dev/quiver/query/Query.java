@@ -162,22 +162,10 @@ public final class Query {
     /** {@link #parse(World, String, java.util.Map)} for an already parsed or built query. */
     public static Query of(World world, QueryAst ast, java.util.Map<String, Long> variables) {
         List<String> names = new ArrayList<>();
-        long[] values = new long[variables.size()];
+        long[] values = new long[0];
         for (var v : variables.entrySet()) {
-            String n = v.getKey().startsWith("$") ? v.getKey().substring(1) : v.getKey();
-            long entity = v.getValue();
-            if (!world.isAlive(entity)) {
-                throw new QueryVariableException("cannot set $" + n + " to " + world.idToString(entity)
-                        + ": it is not an alive entity", n);
-            }
-            int at = names.indexOf(n);
-            if (at < 0) {
-                at = names.size();
-                names.add(n);
-            }
-            values[at] = entity;
+            values = preset(world, names, values, v.getKey(), v.getValue());
         }
-        values = java.util.Arrays.copyOf(values, names.size());
         return new Query(world, ast, Planner.plan(world, ast, names), List.copyOf(names), values);
     }
 
@@ -203,24 +191,32 @@ public final class Query {
      *                                or the entity is not alive
      */
     public Query set(String name, long entity) {
+        var names = new ArrayList<>(presetNames);
+        long[] values = preset(world, names, presetValues, name, entity);
+        return new Query(world, ast, Planner.plan(world, ast, names), List.copyOf(names), values);
+    }
+
+    /**
+     * Sets {@code $name} (with or without the {@code $}) to {@code entity} in a preset list:
+     * appends the name to {@code names} when new, and returns a copy of {@code values} with the
+     * entity at the name's place ({@link #set}, {@link #of(World, QueryAst, java.util.Map)}).
+     *
+     * @throws QueryVariableException when the entity is not alive
+     */
+    private static long[] preset(World world, List<String> names, long[] values, String name, long entity) {
         String n = name.startsWith("$") ? name.substring(1) : name;
         if (!world.isAlive(entity)) {
             throw new QueryVariableException("cannot set $" + n + " to " + world.idToString(entity)
                     + ": it is not an alive entity", n);
         }
-        var names = new ArrayList<>(presetNames);
-        long[] values;
         int at = names.indexOf(n);
-        if (at >= 0) {
-            values = presetValues.clone();
-        } else {
+        if (at < 0) {
+            at = names.size();
             names.add(n);
-            values = java.util.Arrays.copyOf(presetValues, presetValues.length + 1);
-            at = names.size() - 1;
         }
-        values[at] = entity;
-        Plan p = Planner.plan(world, ast, names);
-        return new Query(world, ast, p, List.copyOf(names), values);
+        long[] out = java.util.Arrays.copyOf(values, names.size());
+        out[at] = entity;
+        return out;
     }
 
     /** The query text as given. */
