@@ -206,7 +206,8 @@ class OpenInPlaceTest {
         });
     }
 
-    private static List<String> dump(Path dir) {
+    /** Every committed page of the world at {@code dir}, read by a reader, one line each (map, key, bytes). */
+    static List<String> dump(Path dir) {
         var out = new ArrayList<String>();
         try (World r = World.openReadOnly(dir)) {
             WorldPages.forEach(r, (map, key, blob) -> out.add(map + " " + key + " " + Arrays.toString(blob)));

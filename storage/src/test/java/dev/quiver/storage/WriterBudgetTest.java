@@ -151,14 +151,6 @@ class WriterBudgetTest {
         return out;
     }
 
-    private static List<String> dump(Path dir) {
-        var out = new ArrayList<String>();
-        try (World r = World.openReadOnly(dir)) {
-            WorldPages.forEach(r, (map, key, blob) -> out.add(map + " " + key + " " + Arrays.toString(blob)));
-        }
-        return out;
-    }
-
     @Test
     void aWriterWithASmallBudgetAnswersAndCommitsExactlyAsAnUnboundedOne() {
         Path smallDir = tmp.resolve("small"), wholeDir = tmp.resolve("whole");
@@ -188,7 +180,7 @@ class WriterBudgetTest {
             assertEquals(List.of(), s.check(), "seed " + SEED);
             assertEquals(List.of(), u.check(), "seed " + SEED);
         }
-        assertEquals(dump(wholeDir), dump(smallDir), "seed " + SEED);
+        assertEquals(OpenInPlaceTest.dump(wholeDir), OpenInPlaceTest.dump(smallDir), "seed " + SEED);
         // reopened as writers: the bounded one reads lazily and forgets, the other keeps everything it reads
         var rs = new Random(SEED + 2);
         var ru = new Random(SEED + 2);
@@ -204,7 +196,7 @@ class WriterBudgetTest {
             }
             assertEquals(List.of(), s.check(), "seed " + SEED);
         }
-        assertEquals(dump(wholeDir), dump(smallDir), "seed " + SEED);
+        assertEquals(OpenInPlaceTest.dump(wholeDir), OpenInPlaceTest.dump(smallDir), "seed " + SEED);
     }
 
     @Test
