@@ -77,14 +77,17 @@ public final class Cleanup {
      * @throws ConstraintException   when the cleanup would delete a builtin
      */
     public void delete(int root) {
-        IntArrayList order = mark(root);
-        apply(order);
+        var doomed = new IndexSet();
+        IntArrayList order = mark(root, doomed);
+        apply(order, doomed);
     }
 
-    /** Phase 1: the doomed entity indices, root first, in discovery order. Changes nothing. */
-    private IntArrayList mark(int root) {
+    /**
+     * Phase 1: the doomed entity indices, root first, in discovery order, also added to
+     * {@code doomed}. Changes nothing.
+     */
+    private IntArrayList mark(int root, IndexSet doomed) {
         final int delete = Ids.index(Builtin.DELETE), panic = Ids.index(Builtin.PANIC);
-        var doomed = new IntOpenHashSet();
         var order = new IntArrayList();
         doomed.add(root);
         order.add(root);
@@ -138,25 +141,24 @@ public final class Cleanup {
     }
 
     /** Phase 2: strip references from survivors, then drop the doomed entities and their tables. */
-    private void apply(IntArrayList order) {
-        var doomed = new IntOpenHashSet(order);
+    private void apply(IntArrayList order, IndexSet doomed) {
+        // the survivors that refer to a doomed entity (a subtree's own members are most of the
+        // references: they are skipped here, not collected and then removed)
         var holders = new IntOpenHashSet();
-        for (int x : order) {
-            for (long pattern : new long[] {entities.idOf(x), Ids.pairOfIndices(x, Ids.WILDCARD_INDEX)}) {
-                for (Table t : tables.records().get(pattern)) {
-                    for (int r = 0; r < t.count(); r++) {
-                        holders.add(Ids.index(t.entity(r)));
-                    }
-                }
-            }
+        for (int k = 0; k < order.size(); k++) {
+            int x = order.getInt(k);
+            addSurvivors(tables.records().get(entities.idOf(x)), doomed, holders);
+            addSurvivors(tables.records().get(Ids.pairOfIndices(x, Ids.WILDCARD_INDEX)), doomed, holders);
             LongArrayList refs = reverse.get(x);
             if (refs != null) {
                 for (int k2 = 0; k2 < refs.size(); k2++) {
-                    holders.add((int) refs.getLong(k2));
+                    int h = (int) refs.getLong(k2);
+                    if (!doomed.contains(h)) {
+                        holders.add(h);
+                    }
                 }
             }
         }
-        holders.removeAll(doomed);
         for (int h : holders.toIntArray()) {
             sparse.removeReferring(h, doomed);
             long[] t = traits.typeOf(h);
@@ -200,7 +202,18 @@ public final class Cleanup {
         tables.dropReferring(doomedIds);
     }
 
-    private static boolean refersTo(long id, IntOpenHashSet doomed) {
+    private static void addSurvivors(Iterable<Table> holding, IndexSet doomed, IntOpenHashSet holders) {
+        for (Table t : holding) {
+            for (int r = 0; r < t.count(); r++) {
+                int h = Ids.index(t.entity(r));
+                if (!doomed.contains(h)) {
+                    holders.add(h);
+                }
+            }
+        }
+    }
+
+    private static boolean refersTo(long id, IndexSet doomed) {
         if (Ids.isPair(id)) {
             return doomed.contains(Ids.first(id)) || doomed.contains(Ids.second(id));
         }

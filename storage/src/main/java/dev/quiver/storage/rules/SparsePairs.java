@@ -484,7 +484,7 @@ public final class SparsePairs {
      * Cleanup of a surviving holder: removes its sparse pairs whose relationship or target is
      * doomed (the type-level cleanup then sees no marker left for them).
      */
-    public void removeReferring(int idx, IntOpenHashSet doomed) {
+    void removeReferring(int idx, IndexSet doomed) {
         for (long x : moves.tableOf(idx).type()) {
             if (!Types.isMarker(x)) {
                 continue;
