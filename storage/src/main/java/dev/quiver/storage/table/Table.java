@@ -35,6 +35,8 @@ public final class Table {
     private final boolean prefab;
     private final boolean disabled;
     private final boolean companion;
+    /** Bit i set when the type holds the plain id i (i below 64: the builtin tags, such as the traits). */
+    private final long smallIds;
     /** Internal: tables are created by the world's table set ({@link TableSet}). */
     public Table(int id, long[] type, long[] columnIds, Schema[] schemas) {
         this.id = id;
@@ -49,6 +51,13 @@ public final class Table {
         prefab = Arrays.binarySearch(type, Builtin.PREFAB) >= 0;
         disabled = Arrays.binarySearch(type, Builtin.DISABLED) >= 0;
         companion = Arrays.binarySearch(type, Builtin.DISABLED_RELATIONSHIP) >= 0;
+        long small = 0;
+        for (long x : type) {
+            if (x >= 0 && x < Long.SIZE) {
+                small |= 1L << x;
+            }
+        }
+        smallIds = small;
     }
 
     /** True when the type holds the Prefab tag (Flecs v4: prefab entities are left out of queries by default). */
@@ -218,8 +227,14 @@ public final class Table {
         return entities;
     }
 
-    /** True when the type holds {@code id} exactly (binary search; no wildcards). */
+    /**
+     * True when the type holds {@code id} exactly (no wildcards): a bit test for an id below 64 (a
+     * builtin tag: the trait checks of every add ask these), else a binary search.
+     */
     public boolean hasId(long id) {
+        if (id >= 0 && id < Long.SIZE) {
+            return (smallIds >>> id & 1) != 0;
+        }
         return Arrays.binarySearch(type, id) >= 0;
     }
 
