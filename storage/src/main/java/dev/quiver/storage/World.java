@@ -59,6 +59,8 @@ public final class World implements AutoCloseable {
 
     /** The in-memory state: every structure and rule, wired together. */
     final WorldModel m = new WorldModel();
+    /** Names an entity in a dead-entity error; one instance, not a method reference made per call. */
+    private final java.util.function.LongFunction<String> describe = e -> m.paths.describe(e);
     final Transactions tx;
     private final TableAccess tableAccess;
 
@@ -306,7 +308,7 @@ public final class World implements AutoCloseable {
     }
 
     private int aliveIndex(long e) {
-        return m.entities.get(e, m.paths::describe);
+        return m.entities.get(e, describe);
     }
 
     /**

@@ -88,7 +88,7 @@ public final class Values {
         if (s == null) {
             throw new ValueException(paths.idToString(id) + " is a tag: it carries no value");
         }
-        return toFieldValues(s, value, paths.idToString(id));
+        return toFieldValues(s, value, () -> paths.idToString(id)); // the label only for an error
     }
 
     /**
@@ -192,7 +192,7 @@ public final class Values {
         }
     }
 
-    private static Object[] toFieldValues(Schema s, Object value, String what) {
+    private static Object[] toFieldValues(Schema s, Object value, java.util.function.Supplier<String> what) {
         Object[] out = new Object[s.size()];
         Arrays.fill(out, NO_VALUE);
         if (value instanceof Map) {
@@ -200,7 +200,7 @@ public final class Values {
                 String k = String.valueOf(en.getKey());
                 int f = s.indexOf(k);
                 if (f < 0) {
-                    throw new ValueException(what + " has no field '" + k + "' (fields: " + s + ")");
+                    throw new ValueException(what.get() + " has no field '" + k + "' (fields: " + s + ")");
                 }
                 out[f] = convert(s.field(f), en.getValue());
             }
@@ -209,24 +209,24 @@ public final class Values {
             for (int i = 0; i < shape.names.length; i++) {
                 int f = s.indexOf(shape.names[i]);
                 if (f < 0) {
-                    throw new ValueException(what + " has no field '" + shape.names[i] + "' (fields: " + s + ")");
+                    throw new ValueException(what.get() + " has no field '" + shape.names[i] + "' (fields: " + s + ")");
                 }
                 out[f] = convert(s.field(f), shape.get(value, i));
             }
         } else if (value instanceof Object[]) {
             Object[] arr = (Object[]) value;
             if (arr.length > s.size()) {
-                throw new ValueException(what + " has " + s.size() + " fields, got " + arr.length + " values");
+                throw new ValueException(what.get() + " has " + s.size() + " fields, got " + arr.length + " values");
             }
             for (int f = 0; f < arr.length; f++) {
                 out[f] = convert(s.field(f), arr[f]);
             }
         } else {
-            throw new ValueException(what + " needs an object value, got " + FieldType.describe(value));
+            throw new ValueException(what.get() + " needs an object value, got " + FieldType.describe(value));
         }
         for (int f = 0; f < out.length; f++) {
             if (out[f] instanceof Long && s.range(f) != null) {
-                s.checkRaw(f, (Long) out[f], what); // the declared range (Schema.Range)
+                s.checkRaw(f, (Long) out[f], what.get()); // the declared range (Schema.Range)
             }
         }
         return out;

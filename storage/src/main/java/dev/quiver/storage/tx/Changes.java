@@ -43,6 +43,8 @@ public final class Changes {
     private final LongArrayList nameLog = new LongArrayList();
     private final IntOpenHashSet tables = new IntOpenHashSet();
     private final LongOpenHashSet rowChunks = new LongOpenHashSet();
+    /** The chunk {@link #row} added last (-1: none since the last {@link #clear}). */
+    private long lastRowChunk = -1;
     private final IntOpenHashSet targetBlocks = new IntOpenHashSet();
     /** Reverse-index blocks changed other than through {@link #reverseAdded}/{@link #reverseRemoved}: written whole. */
     private final IntOpenHashSet wholeTargetBlocks = new IntOpenHashSet();
@@ -102,8 +104,13 @@ public final class Changes {
         if (row < 0) {
             return;
         }
+        long chunk = ((long) id << 20) | (row >>> ROW_CHUNK_SHIFT);
+        if (chunk == lastRowChunk) {
+            return; // a bulk load sets row after row of one chunk: one hash insert per chunk
+        }
         tables.add(id);
-        rowChunks.add(((long) id << 20) | (row >>> ROW_CHUNK_SHIFT));
+        rowChunks.add(chunk);
+        lastRowChunk = chunk;
     }
 
     /** Table {@code id} lost rows: it is dropped at commit if empty. */
@@ -328,6 +335,7 @@ public final class Changes {
         }
         tables.clear();
         rowChunks.clear();
+        lastRowChunk = -1;
         targetBlocks.clear();
         wholeTargetBlocks.clear();
         reverseOps.clear();
