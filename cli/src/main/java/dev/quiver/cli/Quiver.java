@@ -92,6 +92,17 @@ public final class Quiver implements Callable<Integer> {
      */
     public static void main(String[] args) {
         ChronicleSupport.init();
+        String training = System.getProperty(ClassDataTraining.PROPERTY);
+        if (training != null) { // the launcher's class-data training run, not a user command
+            int code;
+            try {
+                code = ClassDataTraining.train(java.nio.file.Path.of(training));
+            } catch (java.io.IOException e) {
+                System.err.println("quiver: class-data training failed: " + e);
+                code = ExitCodes.FAILURE;
+            }
+            System.exit(code);
+        }
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), false);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         int code;
