@@ -181,9 +181,11 @@ public final class Cleanup {
             int x = order.getInt(k);
             Table t = moves.tableOf(x);
             int parent = paths.parentIndex(x); // before dropSource: a sparse ChildOf keeps it in the store
-            sparse.dropSource(x);
+            sparse.dropSource(x, doomed);
             for (long id : t.type()) {
-                moves.pairRemoved(x, id);
+                if (!Ids.isPair(id) || !doomed.contains(Ids.second(id))) { // a doomed target's list goes whole below
+                    moves.pairRemoved(x, id);
+                }
             }
             if (entities.name(x) != null) {
                 names.remove(parent, entities.name(x));

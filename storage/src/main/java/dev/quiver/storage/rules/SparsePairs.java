@@ -498,8 +498,13 @@ public final class SparsePairs {
         }
     }
 
-    /** A doomed source leaves: its sparse pairs go from the store and the reverse index (its row goes after). */
-    public void dropSource(int idx) {
+    /**
+     * A doomed source leaves: its sparse pairs go from the store and from the reverse index (its
+     * row goes after). A pair whose target is doomed too stays in that target's reverse list, which
+     * the cleanup drops whole ({@code ReverseIndex.removeAll}): a subtree's children are not taken
+     * out of their parents' lists one by one.
+     */
+    void dropSource(int idx, IndexSet doomed) {
         for (long x : moves.tableOf(idx).type()) {
             if (!Types.isMarker(x)) {
                 continue;
@@ -508,7 +513,9 @@ public final class SparsePairs {
             for (int t : st().targets(rel, idx)) {
                 st().remove(rel, idx, t);
                 childOfChanged(rel, t);
-                moves.pairRemoved(idx, Ids.pairOfIndices(rel, t));
+                if (!doomed.contains(t)) {
+                    moves.pairRemoved(idx, Ids.pairOfIndices(rel, t));
+                }
             }
         }
     }
