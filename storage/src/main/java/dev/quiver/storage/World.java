@@ -306,8 +306,10 @@ public final class World implements AutoCloseable {
     }
 
     private int aliveIndex(long e) {
-        return m.entities.get(e, m.paths::describe);
+        return m.entities.get(e, describe); // one function, not a capture per call (issue 9: get allocates nothing)
     }
+
+    private final java.util.function.LongFunction<String> describe = e -> m.paths.describe(e);
 
     /**
      * Number of alive entities, builtins and toggle companions excluded (a companion R~ is a hidden

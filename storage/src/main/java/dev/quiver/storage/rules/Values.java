@@ -140,7 +140,40 @@ public final class Values {
             return null;
         }
         Column c = moves.tableOf(owner).column(id);
-        return c == null ? null : rowMap(c, entities.row(owner));
+        if (c == null) {
+            return null;
+        }
+        int row = entities.row(owner);
+        return owner == idx ? rowMap(c, row) : sharedMap(c, row, owner, id);
+    }
+
+    /**
+     * Snapshots of inherited values, direct-mapped by (owner, id): the field map of row
+     * {@code sharedRow[s]} of column {@code sharedColumn[s]} as it was at {@code sharedVersion[s]}
+     * ({@link Column#version}). Many instances read the same value of their base, and the map is
+     * read-only, so an inherited get hands out the same map until the base's column changes: it
+     * allocates nothing (issue 9: Flecs' {@code get} returns a pointer into the base's storage).
+     */
+    private static final int SHARED = 256;
+    private final Column[] sharedColumn = new Column[SHARED];
+    private final int[] sharedRow = new int[SHARED];
+    private final long[] sharedVersion = new long[SHARED];
+    @SuppressWarnings("unchecked")
+    private final Map<String, Object>[] sharedMaps = new Map[SHARED];
+
+    /** The value in {@code row} of column {@code c}, which base {@code owner} provides for {@code id}, from the snapshots when current. */
+    private Map<String, Object> sharedMap(Column c, int row, int owner, long id) {
+        int s = (int) (((id ^ ((long) owner << 20)) * 0x9E3779B97F4A7C15L) >>> 56);
+        long version = c.version();
+        if (sharedColumn[s] == c && sharedRow[s] == row && sharedVersion[s] == version) {
+            return sharedMaps[s];
+        }
+        Map<String, Object> m = rowMap(c, row);
+        sharedColumn[s] = c;
+        sharedRow[s] = row;
+        sharedVersion[s] = version;
+        sharedMaps[s] = m;
+        return m;
     }
 
     /** The value in {@code row} of column {@code c} as a read-only ordered field map ({@link ValueMap}). */
