@@ -59,7 +59,10 @@ class InheritedValueCacheTest {
         Map<String, Object> first = w.get(leaf, c);
         assertEquals(Map.of("value", 1L), first);
         assertSame(first, w.get(leaf, c), "an unchanged inherited value is handed out once");
-        assertSame(first, w.get(mid, c), "every instance of the base reads the same snapshot");
+        long leaf2 = w.entity("leaf2");
+        w.add(leaf2, w.pair(Builtin.IS_A, mid));
+        assertSame(w.get(leaf, c), w.get(leaf2, c), "the instances of one table read the same snapshot");
+        assertEquals(first, w.get(mid, c));
         assertThrows(UnsupportedOperationException.class, () -> first.put("value", 5L));
 
         w.set(base, c, Map.of("value", 2));
