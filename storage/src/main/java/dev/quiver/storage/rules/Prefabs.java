@@ -145,7 +145,7 @@ public final class Prefabs implements TraitRules.Instantiation {
         for (int i = 1; i < count; i++) {
             if (same) {
                 if (plan == null) { // read once the subtree's tables are final (after any automatic switch)
-                    plan = new Replica(subtree);
+                    plan = new Replica(subtree, count - i);
                 }
                 out[i] = plan.replicate();
             } else {
@@ -233,12 +233,13 @@ public final class Prefabs implements TraitRules.Instantiation {
         private final long[] chunkMarked;
         private int blockMarked = -1;
         /** The names of the replicas, filed at the end ({@link #fileNames}): bucket, parent index, entity. */
-        private final IntArrayList nameBucket = new IntArrayList();
-        private final IntArrayList nameParent = new IntArrayList();
-        private final LongArrayList nameEntity = new LongArrayList();
-        private final java.util.ArrayList<String> nameText = new java.util.ArrayList<>();
+        private final IntArrayList nameBucket;
+        private final IntArrayList nameParent;
+        private final LongArrayList nameEntity;
+        private final java.util.ArrayList<String> nameText;
 
-        Replica(int[] subtree) {
+        /** @param replicas how many replicas will be made (the name lists are sized for them) */
+        Replica(int[] subtree, int replicas) {
             this.subtree = subtree;
             int n = subtree.length;
             tables = new Table[n];
@@ -279,6 +280,15 @@ public final class Prefabs implements TraitRules.Instantiation {
             for (int p = 0; p < n; p++) {
                 childStart[p + 1] += childStart[p];
             }
+            int named = 0;
+            for (String name : nameOf) {
+                named += name == null ? 0 : 1;
+            }
+            int names = (int) Math.min(Integer.MAX_VALUE - 16, (long) named * replicas);
+            nameBucket = new IntArrayList(names);
+            nameParent = new IntArrayList(names);
+            nameEntity = new LongArrayList(names);
+            nameText = new java.util.ArrayList<>(names);
             int[] next = java.util.Arrays.copyOf(childStart, n);
             for (int k = 1; k < n; k++) {
                 childAt[next[parentAt[k]]++] = k;
