@@ -59,6 +59,8 @@ public final class World implements AutoCloseable {
 
     /** The in-memory state: every structure and rule, wired together. */
     final WorldModel m = new WorldModel();
+    /** Names an entity in a dead-entity error; one instance, not a method reference made per call. */
+    private final java.util.function.LongFunction<String> describe = e -> m.paths.describe(e);
     final Transactions tx;
     private final TableAccess tableAccess;
 
@@ -306,10 +308,8 @@ public final class World implements AutoCloseable {
     }
 
     private int aliveIndex(long e) {
-        return m.entities.get(e, describe); // one function, not a capture per call (issue 9: get allocates nothing)
+        return m.entities.get(e, describe);
     }
-
-    private final java.util.function.LongFunction<String> describe = e -> m.paths.describe(e);
 
     /**
      * Number of alive entities, builtins and toggle companions excluded (a companion R~ is a hidden
