@@ -236,7 +236,7 @@ public final class Inheritance {
             return false;
         }
         if (!Ids.isWildcard(pattern)) {
-            return policy(pattern) == OnInstantiate.INHERIT && baseOwning(i, pattern, new IntOpenHashSet()) != 0;
+            return owner(i, pattern) != 0; // cached per (table, id), no visited set on a short chain
         }
         for (long id : inherited(i)) {
             if (Types.matches(pattern, id)) {

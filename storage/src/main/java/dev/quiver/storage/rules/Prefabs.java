@@ -145,7 +145,7 @@ public final class Prefabs implements TraitRules.Instantiation {
         for (int i = 1; i < count; i++) {
             if (same) {
                 if (plan == null) { // read once the subtree's tables are final (after any automatic switch)
-                    plan = new Replica(subtree);
+                    plan = new Replica(subtree, count - i);
                 }
                 out[i] = plan.replicate();
             } else {
@@ -212,36 +212,59 @@ public final class Prefabs implements TraitRules.Instantiation {
     private final class Replica {
         private final int[] subtree;
         private final Table[] tables;
+        /** Per entity of the subtree, its table's columns: the source row and the replica's are in the same table. */
+        private final Column[][] columns;
+        /** Per entity of the subtree, its row (appending replicas never moves it). */
+        private final int[] srcRow;
         private final String[] nameOf;
         /** Position in {@code subtree} of each entity's parent (-1: the instance itself). */
         private final int[] parentAt;
         /** The pair ids of each entity's table the reverse index holds (sparse markers left out). */
         private final long[][] pairs;
+        /**
+         * The children of each position, grouped: positions {@code childAt[childStart[p] ..
+         * childStart[p + 1])} are the children of position {@code p} (their sparse ChildOf is
+         * recorded parent by parent, {@link SparsePairs#addPlacedChildren}).
+         */
+        private final int[] childStart;
+        private final int[] childAt;
         private final int[] made;
+        private final int[] siblings;
         private final long[] chunkMarked;
         private int blockMarked = -1;
         /** The names of the replicas, filed at the end ({@link #fileNames}): bucket, parent index, entity. */
-        private final it.unimi.dsi.fastutil.ints.IntArrayList nameBucket = new it.unimi.dsi.fastutil.ints.IntArrayList();
-        private final it.unimi.dsi.fastutil.ints.IntArrayList nameParent = new it.unimi.dsi.fastutil.ints.IntArrayList();
-        private final LongArrayList nameEntity = new LongArrayList();
-        private final java.util.ArrayList<String> nameText = new java.util.ArrayList<>();
+        private final IntArrayList nameBucket;
+        private final IntArrayList nameParent;
+        private final LongArrayList nameEntity;
+        private final java.util.ArrayList<String> nameText;
 
-        Replica(int[] subtree) {
+        /** @param replicas how many replicas will be made (the name lists are sized for them) */
+        Replica(int[] subtree, int replicas) {
             this.subtree = subtree;
             int n = subtree.length;
             tables = new Table[n];
+            columns = new Column[n][];
+            srcRow = new int[n];
             nameOf = new String[n];
             parentAt = new int[n];
             pairs = new long[n][];
             made = new int[n];
+            siblings = new int[n];
             chunkMarked = new long[n];
+            childStart = new int[n + 1];
+            childAt = new int[n];
             var at = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap(n);
             for (int k = 0; k < n; k++) {
                 int x = subtree[k];
                 at.put(x, k);
                 tables[k] = moves.tableOf(x);
+                columns[k] = tables[k].columns();
+                srcRow[k] = entities.row(x);
                 nameOf[k] = entities.name(x);
                 parentAt[k] = k == 0 ? -1 : at.get(paths.parentIndex(x)); // a parent comes before its children
+                if (k > 0) {
+                    childStart[parentAt[k] + 1]++;
+                }
                 var ps = new LongArrayList();
                 for (long id : tables[k].type()) {
                     if (!Ids.isPair(id)) {
@@ -254,6 +277,22 @@ public final class Prefabs implements TraitRules.Instantiation {
                 pairs[k] = ps.toLongArray();
                 chunkMarked[k] = -1;
             }
+            for (int p = 0; p < n; p++) {
+                childStart[p + 1] += childStart[p];
+            }
+            int named = 0;
+            for (String name : nameOf) {
+                named += name == null ? 0 : 1;
+            }
+            int names = (int) Math.min(Integer.MAX_VALUE - 16, (long) named * replicas);
+            nameBucket = new IntArrayList(names);
+            nameParent = new IntArrayList(names);
+            nameEntity = new LongArrayList(names);
+            nameText = new java.util.ArrayList<>(names);
+            int[] next = java.util.Arrays.copyOf(childStart, n);
+            for (int k = 1; k < n; k++) {
+                childAt[next[parentAt[k]]++] = k;
+            }
         }
 
         /**
@@ -262,13 +301,18 @@ public final class Prefabs implements TraitRules.Instantiation {
          */
         void fileNames() {
             int n = nameBucket.size();
-            long[] order = new long[n];
+            int[] start = new int[EntityNames.BUCKETS + 1]; // a counting sort by bucket
             for (int j = 0; j < n; j++) {
-                order[j] = ((long) nameBucket.getInt(j) << 32) | j;
+                start[nameBucket.getInt(j) + 1]++;
             }
-            java.util.Arrays.sort(order);
-            for (long o : order) {
-                int j = (int) o;
+            for (int b = 0; b < EntityNames.BUCKETS; b++) {
+                start[b + 1] += start[b];
+            }
+            int[] order = new int[n];
+            for (int j = 0; j < n; j++) {
+                order[start[nameBucket.getInt(j)]++] = j;
+            }
+            for (int j : order) {
                 names.put(nameParent.getInt(j), nameText.get(j), nameEntity.getLong(j));
             }
         }
@@ -293,27 +337,32 @@ public final class Prefabs implements TraitRules.Instantiation {
                     chunkMarked[k] = chunk;
                     changes.row(t.id(), row);
                 }
-                int srcRow = entities.row(subtree[k]);
-                for (Column c : t.columns()) {
-                    c.copyRow(srcRow, c, row);
+                int from = srcRow[k];
+                for (Column c : columns[k]) {
+                    c.copyRow(from, c, row);
                 }
                 for (long id : pairs[k]) {
                     moves.pairAdded(idx, id);
                 }
-                int parent = 0;
-                if (k > 0) {
-                    parent = made[parentAt[k]];
-                    sparse.addPlaced(idx, CHILD_OF, parent); // replicable: a child's ChildOf is sparse
-                }
+                made[k] = idx;
                 if (name != null) { // filed by bucket at the end: the name index is hashed, so this saves cache misses
+                    int parent = k == 0 ? 0 : made[parentAt[k]];
                     nameBucket.add(EntityNames.bucket(parent, name));
                     nameParent.add(parent);
                     nameEntity.add(e);
                     nameText.add(name);
                 }
-                made[k] = idx;
                 if (k == 0) {
                     instance = e;
+                }
+            }
+            for (int p = 0; p < subtree.length; p++) { // replicable: a child's ChildOf is sparse
+                int n = childStart[p + 1] - childStart[p];
+                if (n > 0) {
+                    for (int j = 0; j < n; j++) {
+                        siblings[j] = made[childAt[childStart[p] + j]];
+                    }
+                    sparse.addPlacedChildren(siblings, 0, n, made[p]);
                 }
             }
             return instance;

@@ -365,15 +365,23 @@ public final class SparsePairs {
     }
 
     /**
-     * Records the sparse pair {@code (rel, tgt)} of entity index {@code idx}, which was placed
-     * straight into a table holding the marker of {@code rel} and has no pair of it yet (batch
-     * instantiation, {@link Prefabs#instantiate}): the store and the reverse index only; the name
-     * index is the caller's.
+     * Records the sparse ChildOf of the {@code count} entity indices
+     * {@code children[from..from+count)}, all under {@code parent}, which were placed straight into
+     * a table holding ChildOf's marker and have no parent yet (batch instantiation,
+     * {@link Prefabs#instantiate}): the store and the reverse index only, with one change of the
+     * parent's {@link #childrenVersion} for all of them; the name index is the caller's.
      */
-    public void addPlaced(int idx, int rel, int tgt) {
-        st().add(rel, idx, tgt);
-        childOfChanged(rel, tgt);
-        moves.pairAdded(idx, Ids.pairOfIndices(rel, tgt));
+    public void addPlacedChildren(int[] children, int from, int count, int parent) {
+        if (count == 0) {
+            return;
+        }
+        var store = st();
+        long pair = Ids.pairOfIndices(CHILD_OF, parent);
+        for (int k = from; k < from + count; k++) {
+            store.add(CHILD_OF, children[k], parent);
+            moves.pairAdded(children[k], pair);
+        }
+        childOfChanges.addTo(parent, count);
     }
 
     /**

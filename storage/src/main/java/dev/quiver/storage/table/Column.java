@@ -20,6 +20,8 @@ public final class Column {
     /** Per field, what a new row holds: the schema's default, else 0 or "". */
     private final long[] initialWords;
     private final String[] initialStrings;
+    /** Bumped by every write to a value of this column ({@link #version}). */
+    private long version;
 
     /** Internal: columns are created with their table. */
     public Column(long id, Schema schema, int capacity) {
@@ -54,6 +56,15 @@ public final class Column {
         return schema;
     }
 
+    /**
+     * A number that changes whenever a value of this column may have changed: every set, zero,
+     * clear and row copy into it (reads that cache a snapshot of a row, such as an inherited
+     * value shared by many instances, are valid while it is unchanged). Never decreases.
+     */
+    public long version() {
+        return version;
+    }
+
     /** Raw word of a non-string field. */
     public long word(int field, int row) {
         return words[field][row];
@@ -81,11 +92,13 @@ public final class Column {
 
     /** Internal (storage only): sets a raw word field. */
     public void setWord(int field, int row, long w) {
+        version++;
         words[field][row] = w;
     }
 
     /** Internal (storage only): sets a string field. */
     public void setString(int field, int row, String s) {
+        version++;
         strings[field][row] = s;
     }
 
@@ -105,6 +118,7 @@ public final class Column {
      * 0 (strings "").
      */
     public void zero(int row) {
+        version++;
         for (int f = 0; f < words.length; f++) {
             if (words[f] != null) {
                 words[f][row] = initialWords[f];
@@ -116,6 +130,7 @@ public final class Column {
 
     /** Internal (storage only): copies row {@code from} into row {@code to} of {@code dst} (same schema). */
     public void copyRow(int from, Column dst, int to) {
+        dst.version++;
         for (int f = 0; f < words.length; f++) {
             if (words[f] != null) {
                 dst.words[f][to] = words[f][from];
@@ -127,6 +142,7 @@ public final class Column {
 
     /** Internal (storage only): drops the references a vacated row holds. */
     public void clear(int row) {
+        version++;
         for (int f = 0; f < strings.length; f++) {
             if (strings[f] != null) {
                 strings[f][row] = null;

@@ -50,6 +50,9 @@ public final class Changes {
     private final IntOpenHashSet wholeTargetBlocks = new IntOpenHashSet();
     /** Per reverse-index block not written whole: its operations in order ({@link #reverseOps}). */
     private final Int2ObjectOpenHashMap<LongArrayList> reverseOps = new Int2ObjectOpenHashMap<>();
+    /** The block {@link #reverseOp} last logged to, and its list in {@link #reverseOps} (-1: none). */
+    private int lastOpsBlock = -1;
+    private LongArrayList lastOps;
     private final IntOpenHashSet shrunk = new IntOpenHashSet();
 
     /** The world's counters changed (next entity index, table count, free list). */
@@ -124,6 +127,7 @@ public final class Changes {
      */
     public void target(int index) {
         int b = index >>> TARGET_BLOCK_SHIFT;
+        lastOpsBlock = -1;
         targetBlocks.add(b);
         wholeTargetBlocks.add(b);
         reverseOps.remove(b);
@@ -145,14 +149,21 @@ public final class Changes {
 
     private void reverseOp(int index, long entry, int op) {
         int b = index >>> TARGET_BLOCK_SHIFT;
-        targetBlocks.add(b);
-        if (wholeTargetBlocks.contains(b)) {
-            return;
-        }
-        LongArrayList ops = reverseOps.get(b);
-        if (ops == null) {
-            ops = new LongArrayList(4);
-            reverseOps.put(b, ops);
+        LongArrayList ops;
+        if (b == lastOpsBlock) { // a run of changes to one block (a batch instantiation): no set or map lookup
+            ops = lastOps;
+        } else {
+            targetBlocks.add(b);
+            if (wholeTargetBlocks.contains(b)) {
+                return;
+            }
+            ops = reverseOps.get(b);
+            if (ops == null) {
+                ops = new LongArrayList(4);
+                reverseOps.put(b, ops);
+            }
+            lastOpsBlock = b;
+            lastOps = ops;
         }
         ops.add(((long) (index & ((1 << TARGET_BLOCK_SHIFT) - 1)) << 1) | op);
         ops.add(entry);
@@ -339,6 +350,8 @@ public final class Changes {
         targetBlocks.clear();
         wholeTargetBlocks.clear();
         reverseOps.clear();
+        lastOpsBlock = -1;
+        lastOps = null;
         shrunk.clear();
     }
 }
