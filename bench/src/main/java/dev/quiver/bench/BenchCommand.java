@@ -103,11 +103,12 @@ abstract class BenchCommand implements Callable<Integer> {
         out().println("figures written to " + json);
     }
 
-    /** The machine, JVM and load, as JSON fields. */
+    /** The machine, collections, JVM and load, as JSON fields. */
     static Map<String, Object> environment(String loadAtStart) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("peak_rss_bytes", Machine.peakRssBytes());
         m.put("date", ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
+        m.put("gc", Machine.gcSummary());
         m.put("jvm", Machine.jvm());
         m.put("machine", Machine.machine());
         m.put("load_average_start", loadAtStart);
@@ -115,10 +116,11 @@ abstract class BenchCommand implements Callable<Integer> {
         return m;
     }
 
-    /** Prints peak RSS, the JVM, the machine and the load averages. */
+    /** Prints peak RSS, the collections so far, the JVM, the machine and the load averages. */
     void printEnvironment(String loadAtStart) {
         long rss = Machine.peakRssBytes();
         out().println(String.format(Locale.ROOT, "%-9s %s (%s bytes, VmHWM)", "peak RSS", Machine.bytes(rss), count(rss)));
+        out().println(String.format(Locale.ROOT, "%-9s %s", "gc", Machine.gcSummary()));
         out().println(String.format(Locale.ROOT, "%-9s %s", "JVM", Machine.jvm()));
         out().println(String.format(Locale.ROOT, "%-9s %s", "machine", Machine.machine()));
         out().println(String.format(Locale.ROOT, "%-9s %s at start, %s at end (1, 5, 15 min)", "load avg",

@@ -116,10 +116,12 @@ final class Rg1Command extends BenchCommand {
         for (String op : Rg1Round.OPERATIONS) {
             mem.append(mem.length() == 0 ? "" : ", ").append(op).append(' ')
                     .append(mib(f.median("mem_" + op + "_heap_bytes"))).append('/')
-                    .append(mib(f.median("mem_" + op + "_rss_bytes"))).append('/')
+                    .append(mib(f.median("mem_" + op + "_heap_committed_bytes"))).append('/')
+                    .append(mib(f.median("mem_" + op + "_rss_bytes"))).append(" (file ")
+                    .append(mib(f.median("mem_" + op + "_rss_file_bytes"))).append(")/")
                     .append(mib(f.median("mem_" + op + "_peak_rss_bytes")));
         }
-        line("memory", "after each operation", "heap in use after a full GC / RSS / peak RSS so far, MiB (medians): " + mem);
+        line("memory", "after each operation", "heap in use after a full GC / heap committed / RSS (of it mapping files) / peak RSS so far, MiB (medians): " + mem);
     }
 
     private static String mib(double bytes) {

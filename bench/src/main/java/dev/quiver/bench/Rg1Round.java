@@ -322,15 +322,19 @@ final class Rg1Round {
     /**
      * Collects garbage left by the previous operation, so that it is not charged to the next; then,
      * when {@code after} names that operation, records the memory it left: the heap in use after
-     * the collection ({@code mem_<op>_heap_bytes}: what the process holds live), the resident set
-     * ({@code mem_<op>_rss_bytes}) and the peak resident set so far ({@code mem_<op>_peak_rss_bytes}).
+     * the collection ({@code mem_<op>_heap_bytes}: what the process holds live), the heap the
+     * collector keeps committed after it ({@code mem_<op>_heap_committed_bytes}), the resident set
+     * ({@code mem_<op>_rss_bytes}), its part that maps files ({@code mem_<op>_rss_file_bytes}) and
+     * the peak resident set so far ({@code mem_<op>_peak_rss_bytes}).
      */
     private void quiesce(String after) {
         System.gc();
         if (after != null) {
             Runtime rt = Runtime.getRuntime();
             fig.add("mem_" + after + "_heap_bytes", rt.totalMemory() - rt.freeMemory());
+            fig.add("mem_" + after + "_heap_committed_bytes", rt.totalMemory());
             fig.add("mem_" + after + "_rss_bytes", Machine.rssBytes());
+            fig.add("mem_" + after + "_rss_file_bytes", Machine.rssFileBytes());
             fig.add("mem_" + after + "_peak_rss_bytes", Machine.peakRssBytes());
         }
     }

@@ -1,5 +1,6 @@
 package dev.quiver.storage.entity;
 
+import dev.quiver.index.Capacity;
 import dev.quiver.index.Ids;
 import dev.quiver.index.LazyBlocks;
 import dev.quiver.storage.IdException;
@@ -456,6 +457,11 @@ public final class EntityIndex {
         }
     }
 
+    /** The entries the flat arrays hold now (at least {@link #nextIndex}); for tests and statistics. */
+    public int capacity() {
+        return gens.length;
+    }
+
     /** Reserves the builtin index range of a new world. */
     public void reserve(int nextIndex) {
         ensureCapacity(nextIndex);
@@ -466,7 +472,8 @@ public final class EntityIndex {
         if (n <= gens.length) {
             return;
         }
-        int cap = Math.max(n, Math.max(1024, gens.length * 2));
+        // by an eighth when large (Capacity): at 1.1M entities, doubling left 1M unused entries (17 MiB of the five arrays)
+        int cap = Capacity.grown(gens.length, Math.max(n, 1024));
         gens = Arrays.copyOf(gens, cap);
         state = Arrays.copyOf(state, cap);
         tableOf = Arrays.copyOf(tableOf, cap);

@@ -293,7 +293,7 @@ public final class WorldFormat {
      * Bounds what a writer keeps in memory between transactions (issue 8 section 2: memory follows
      * the working set, not the world): after each commit or rollback ({@link #trimWriter}) at most
      * {@code entityBlocks} entity blocks (of 1024 entities: their names; the fixed-size fields stay
-     * in flat arrays), {@code reverseBlocks} reverse-index blocks (of 64 targets) and
+     * in flat arrays), {@code reverseBlocks} reverse-index blocks (of 1024 targets since page format 8) and
      * {@code nameBuckets} name buckets stay decoded, the ones read longest ago forgotten first;
      * within a transaction nothing is forgotten (its changed blocks are not committed yet).
      * {@link Integer#MAX_VALUE} leaves a structure unbounded. A world built in memory (a new

@@ -3,6 +3,8 @@ package dev.quiver.storage.table;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 
+import dev.quiver.index.Capacity;
+
 import java.util.Arrays;
 
 /**
@@ -171,7 +173,7 @@ public final class SparseStore {
         }
         Column c = byRel.computeIfAbsent(rel, k -> new Column());
         if (src >= c.first.length) {
-            c.first = Arrays.copyOf(c.first, Math.max(src + 1, Math.max(16, c.first.length * 2)));
+            c.first = Arrays.copyOf(c.first, Capacity.grown(c.first.length, src + 1L)); // by an eighth when large
         }
         int f = c.first[src];
         if (f == 0) {

@@ -1,5 +1,6 @@
 package dev.quiver.storage.table;
 
+import dev.quiver.index.Capacity;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.Schema;
 
@@ -280,7 +281,7 @@ public final class Table {
             readChunks(0, count);
         }
         if (count == entities.length) {
-            int cap = Math.max(8, count * 2);
+            int cap = Capacity.grown(count, count + 1L); // by an eighth when large: at most 12.5 % unused rows
             entities = Arrays.copyOf(entities, cap);
             for (Column c : columns) {
                 c.grow(cap);
@@ -291,6 +292,11 @@ public final class Table {
             c.zero(count);
         }
         return count++;
+    }
+
+    /** The rows the table's arrays hold now (at least {@link #count()} once its rows are read); for tests and statistics. */
+    public int capacity() {
+        return entities.length;
     }
 
     /**
