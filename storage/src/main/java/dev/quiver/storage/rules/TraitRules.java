@@ -109,24 +109,31 @@ public final class TraitRules {
     public void addAll(int idx, long[] ids) {
         long[] type = moves.tableOf(idx).type();
         boolean hasBases = instantiation != null && Types.hasPairOf(type, Ids.index(Builtin.IS_A));
-        var rest = new LongArrayList();
-        var plain = new LongArrayList();
+        // (arrays made only when needed: a bulk load calls this once per entity)
+        long[] rest = null, plain = null;
+        int restCount = 0, plainCount = 0;
         for (long id : ids) {
             if (traits.isPlainAdd(id) && !sparse.mayRoute(id)) {
                 if (hasBases && java.util.Arrays.binarySearch(type, id) < 0) {
-                    plain.add(id);
+                    if (plain == null) {
+                        plain = new long[ids.length];
+                    }
+                    plain[plainCount++] = id;
                 }
                 type = Types.insert(type, id); // no intermediate tables: only the final one is made
             } else {
-                rest.add(id);
+                if (rest == null) {
+                    rest = new long[ids.length];
+                }
+                rest[restCount++] = id;
             }
         }
         moves.move(idx, type);
-        for (int i = 0; i < plain.size(); i++) {
-            instantiation.idAdded(idx, plain.getLong(i)); // an inherited value becomes the own copy
+        for (int i = 0; i < plainCount; i++) {
+            instantiation.idAdded(idx, plain[i]); // an inherited value becomes the own copy
         }
-        for (int i = 0; i < rest.size(); i++) {
-            add(idx, rest.getLong(i));
+        for (int i = 0; i < restCount; i++) {
+            add(idx, rest[i]);
         }
     }
 
