@@ -239,4 +239,45 @@ public final class ReverseIndex {
         out.size(w);
         return w - from;
     }
+    /**
+     * {@link #sources(int, int, IntArrayList)} for many targets at once: appends to {@code out} the
+     * matching source indices of {@code targets[from]}, then of {@code targets[from + 1]}, and so on
+     * up to {@code targets[from + n - 1]}, exactly what as many calls in that order would append.
+     * The targets' lists are looked up for all of them before any is read, so that their cache
+     * misses overlap. {@code targets} may be {@code out}'s own array (a breadth-first walk hands
+     * over a slice of its queue) when the slice lies below {@code out.size()}.
+     *
+     * @return the number of source indices appended
+     */
+    public int sources(int[] targets, int from, int n, int relationship, IntArrayList out) {
+        int total = 0;
+        for (int i = 0; i < n; i++) { // every list looked up (and its size read) before any is copied
+            LongArrayList l = get(targets[from + i]);
+            if (l != null) {
+                total += l.size();
+            }
+        }
+        int start = out.size();
+        if (start + total > out.elements().length) { // geometrically, as sources(int, int, IntArrayList)
+            out.ensureCapacity((int) Math.min(Integer.MAX_VALUE - 8, Math.max((long) start + total, 2L * out.elements().length)));
+        }
+        out.size(start + total); // writes past start only: a slice of out's own (old) array is left as it was
+        int[] o = out.elements();
+        int w = start;
+        for (int i = 0; i < n; i++) {
+            LongArrayList l = get(targets[from + i]);
+            if (l == null) {
+                continue;
+            }
+            long[] a = l.elements();
+            for (int j = 0, m = l.size(); j < m; j++) {
+                long en = a[j];
+                if (relationship < 0 || (int) (en >>> 32) == relationship) {
+                    o[w++] = (int) en;
+                }
+            }
+        }
+        out.size(w);
+        return w - start;
+    }
 }

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.Random;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -55,5 +56,56 @@ class ReverseIndexSourcesTest {
             assertEquals(i, queue.getInt(i));
         }
         assertTrue(arrays.size() < 40, arrays.size() + " arrays for " + targets + " appends: the queue was copied on every call");
+    }
+
+    /**
+     * The many-target form appends exactly what one call per target in turn appends, for one
+     * relationship or any, from a separate array or from a slice of the output list itself (a
+     * breadth-first queue), across the list's growth.
+     */
+    @Test
+    void manyTargetsAtOnceAppendWhatOneAtATimeAppends() {
+        long seed = Long.getLong("quiver.seed", System.nanoTime() % 100000);
+        System.out.println("ReverseIndexSourcesTest seed " + seed + " (-Dquiver.seed=" + seed + ")");
+        Random rnd = new Random(seed);
+        ReverseIndex r = new ReverseIndex();
+        int targets = 300;
+        for (int t = 0; t < targets; t++) {
+            for (int k = rnd.nextInt(4) == 0 ? 0 : rnd.nextInt(12); k > 0; k--) {
+                r.add(t, entry(1 + rnd.nextInt(3), rnd.nextInt(targets)));
+            }
+        }
+        for (int round = 0; round < 50; round++) {
+            int rel = rnd.nextInt(4) - 1; // -1: any
+            int[] ts = new int[1 + rnd.nextInt(80)];
+            for (int i = 0; i < ts.length; i++) {
+                ts[i] = rnd.nextInt(targets + 20); // some past every target
+            }
+            IntArrayList prefix = new IntArrayList();
+            for (int i = rnd.nextInt(5); i > 0; i--) {
+                prefix.add(rnd.nextInt(1000));
+            }
+            IntArrayList want = new IntArrayList(prefix);
+            int wantN = 0;
+            for (int t : ts) {
+                wantN += r.sources(t, rel, want);
+            }
+            IntArrayList got = new IntArrayList(prefix);
+            int from = rnd.nextInt(3);
+            int[] padded = new int[from + ts.length];
+            System.arraycopy(ts, 0, padded, from, ts.length);
+            assertEquals(wantN, r.sources(padded, from, ts.length, rel, got), "seed " + seed);
+            assertEquals(want, got, "seed " + seed);
+            // the targets as a slice of the output list itself, below its size
+            IntArrayList queue = new IntArrayList(prefix);
+            queue.addElements(queue.size(), ts);
+            IntArrayList wantQueue = new IntArrayList(queue);
+            for (int t : ts) {
+                r.sources(t, rel, wantQueue);
+            }
+            queue.trim(); // no spare room: the appends must grow the list while reading the slice
+            r.sources(queue.elements(), prefix.size(), ts.length, rel, queue);
+            assertEquals(wantQueue, queue, "seed " + seed);
+        }
     }
 }

@@ -73,6 +73,18 @@ public final class TableAccess {
         return m.reverse.sources(targetIndex, Ids.index(relationship), out);
     }
 
+    /**
+     * {@link #sourceIndices(long, int, it.unimi.dsi.fastutil.ints.IntArrayList)} for the targets
+     * {@code targets[from .. from + n)} in turn, their lists looked up together so that the cache
+     * misses overlap ({@code index.ReverseIndex#sources(int[], int, int, int, IntArrayList)});
+     * {@code targets} may be {@code out}'s own array (a breadth-first queue).
+     *
+     * @return the number of indices appended
+     */
+    public int sourceIndices(long relationship, int[] targets, int from, int n, it.unimi.dsi.fastutil.ints.IntArrayList out) {
+        return m.reverse.sources(targets, from, n, Ids.index(relationship), out);
+    }
+
     /** Number of pairs {@code (*, target)} pointing at the target. */
     public int sourceCount(long target) {
         LongArrayList l = m.reverse.get(Ids.index(target));
@@ -118,5 +130,33 @@ public final class TableAccess {
             }
         }
         return rel -> rel == disabled || companions.contains(rel);
+    }
+
+    /**
+     * The entity, table and row of many entity indices at once (a join binding a variable to the
+     * targets of many pairs, a transitive walk handing out its sources): for each {@code i} in
+     * {@code [0, n)}, {@code ids[i]} is the live entity of index {@code indices[from + i]} (as
+     * {@link World#entityOfIndex}: 0 when that index is not alive, or not positive), {@code tables[i]}
+     * its table and {@code rows[i]} its row (null and -1 when {@code ids[i]} is 0). The lookups of
+     * one call do not depend on each other, so the processor overlaps their cache misses, where a
+     * lookup per entity waits for each in turn. Reads only.
+     *
+     * @throws IndexOutOfBoundsException when an array is shorter than the range asks
+     */
+    public void locate(int[] indices, int from, int n, long[] ids, Table[] tables, int[] rows) {
+        var ent = m.entities;
+        for (int i = 0; i < n; i++) {
+            ids[i] = ent.getAny(indices[from + i]);
+        }
+        for (int i = 0; i < n; i++) {
+            if (ids[i] == 0) {
+                tables[i] = null;
+                rows[i] = -1;
+            } else {
+                int idx = indices[from + i];
+                tables[i] = m.moves.tableOf(idx);
+                rows[i] = ent.row(idx);
+            }
+        }
     }
 }

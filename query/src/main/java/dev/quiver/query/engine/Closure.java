@@ -33,6 +33,8 @@ import java.util.Arrays;
 final class Closure {
     static final long MEMO_BUDGET = 24_000_000L;
     private static final int TEST_THRESHOLD = 16;
+    /** Targets of a backward walk's queue whose sources are read in one call ({@link #down}). */
+    private static final int DOWN_SLICE = 64;
 
     private final World world;
     private final long relationship;
@@ -221,13 +223,15 @@ final class Closure {
         queue.clear();
         queue.add(t);
         var access = world.tableAccess();
-        for (int qi = 0; qi < queue.size(); qi++) {
-            // the target's sources appended to the queue at once, then the ones already reached dropped
-            int from = queue.size();
-            access.sourceIndices(relationship, queue.getInt(qi), queue);
+        for (int qi = 0; qi < queue.size(); ) {
+            // the sources of a slice of the queue appended at once (their lists looked up together),
+            // then the ones already reached dropped: the order of one target at a time
+            int from = queue.size(), n = Math.min(DOWN_SLICE, from - qi);
+            access.sourceIndices(relationship, queue.elements(), qi, n, queue);
+            qi += n;
             int[] a = queue.elements();
             int w = from;
-            for (int i = from, n = queue.size(); i < n; i++) {
+            for (int i = from, end = queue.size(); i < end; i++) {
                 int s = a[i];
                 if (bfsMarks.mark(s)) {
                     a[w++] = s;

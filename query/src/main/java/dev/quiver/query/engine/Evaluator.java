@@ -70,6 +70,10 @@ public final class Evaluator {
     private final boolean[] deadConstant;
     /** Per step id: a row-independent generator that may batch the rows of sparse marker tables ({@link MarkerSafety}). */
     private final boolean[] markerSafe;
+    /** Per variable slot: some step has the variable as its source ({@link Located#sourceSlots}). */
+    private final boolean[] sourceSlots;
+    /** Per step id: its {@link Located} scratch, made on first use ({@link #located}). */
+    private Located[] located;
     private final TransitiveOps transitive = new TransitiveOps(this);
     private final PredicateOps predicates = new PredicateOps(this);
     private final InheritOps inheritance = new InheritOps(this);
@@ -136,6 +140,7 @@ public final class Evaluator {
             scratch[i] = new LongArrayList();
         }
         markerSafe = MarkerSafety.of(plan);
+        sourceSlots = Located.sourceSlots(plan);
         link(plan.steps(), this::yield);
         chunkStep = plan.steps().isEmpty() ? -1 : plan.steps().get(0).id();
     }
@@ -234,6 +239,24 @@ public final class Evaluator {
      */
     boolean rowRuns(Step s, int slot) {
         return (counting || (batching && slot == 0)) && markerSafe[s.id()] && b.values[slot] == 0;
+    }
+
+    /** The lookup scratch of step {@code s} ({@link Located}), made on first use: a step nested below another has its own. */
+    Located located(Step s) {
+        if (located == null) {
+            located = new Located[next.length];
+        }
+        Located l = located[s.id()];
+        if (l == null) {
+            l = new Located();
+            located[s.id()] = l;
+        }
+        return l;
+    }
+
+    /** True when some step of the plan has the variable of {@code slot} as its source ({@link Located#sourceSlots}). */
+    boolean sourceSlot(int slot) {
+        return sourceSlots[slot];
     }
 
     /**

@@ -181,41 +181,84 @@ final class SparseOps {
         if (want < 0 && !t.second().isVar() && ev.wholeTable(s, slot) && ev.batchable(s, tb)) {
             return selectTargetRuns(s, t, tb, st, rel, anyS, slot, k);
         }
+        Located loc = want < 0 && locatesTarget(t, slot) ? ev.located(s) : null;
         LongArrayList m = new LongArrayList(2);
         long[] ents = tb.entities();
         int n = tb.count();
-        int[] firsts = new int[n];
-        st.firsts(rel, ents, 0, n, firsts);
-        for (int row = 0; row < n; row++) {
-            long e = ents[row];
-            int src = Ids.index(e);
-            int t0 = Math.abs(firsts[row]);
-            if (t0 == 0) {
-                continue;
+        int[] firsts = new int[Math.min(n, Located.CHUNK)];
+        for (int from = 0; from < n; from += Located.CHUNK) {
+            int len = Math.min(Located.CHUNK, n - from);
+            st.firsts(rel, ents, from, len, firsts);
+            if (loc != null) {
+                loc.of(ev.world, firsts, 0, len); // several targets (negative) and none (0) locate nothing
             }
-            m.clear();
-            if (want >= 0) {
-                if (t0 == want || (firsts[row] < 0 && st.has(rel, src, want))) {
-                    m.add(Ids.pairOfIndices(rel, want));
+            for (int i = 0; i < len; i++) {
+                int row = from + i;
+                long e = ents[row];
+                int src = Ids.index(e);
+                int f = firsts[i];
+                int t0 = Math.abs(f);
+                if (t0 == 0) {
+                    continue;
                 }
-            } else {
-                m.add(Ids.pairOfIndices(rel, t0));
-                int[] more = anyS || firsts[row] > 0 ? null : st.more(rel, src);
-                if (more != null) {
-                    for (int x : more) {
-                        m.add(Ids.pairOfIndices(rel, x));
+                if (loc != null && f > 0) { // one target, located: bind $this and the target with their tables
+                    if (loc.ids[i] != 0 && !bindTarget(s, t, tb, row, e, slot, Ids.pairOfIndices(rel, t0), loc, i, k)) {
+                        return false;
+                    }
+                    continue;
+                }
+                m.clear();
+                if (want >= 0) {
+                    if (t0 == want || (f < 0 && st.has(rel, src, want))) {
+                        m.add(Ids.pairOfIndices(rel, want));
+                    }
+                } else {
+                    m.add(Ids.pairOfIndices(rel, t0));
+                    int[] more = anyS || f > 0 ? null : st.more(rel, src);
+                    if (more != null) {
+                        for (int x : more) {
+                            m.add(Ids.pairOfIndices(rel, x));
+                        }
                     }
                 }
-            }
-            if (m.isEmpty()) {
-                continue;
-            }
-            boolean r = ev.emitAllAt(s, t, m, slot, e, tb, row, k);
-            if (!r) {
-                return false;
+                if (m.isEmpty()) {
+                    continue;
+                }
+                boolean r = ev.emitAllAt(s, t, m, slot, e, tb, row, k);
+                if (!r) {
+                    return false;
+                }
             }
         }
         return true;
+    }
+
+    /**
+     * True when {@code (R, $y)} binds an unbound variable {@code $y} (not the source's) that a later
+     * step reads as its source, R being fixed: the targets' tables and rows are then looked up a
+     * chunk at a time ({@link Located}) and bound with them, as {@link Evaluator#emit} would bind
+     * the target alone and the later step would look its table up.
+     */
+    private boolean locatesTarget(ResolvedTerm t, int slot) {
+        return t.first().kind() == Operand.Kind.CONST && t.second().isVar() && t.second().slot() != slot
+            && ev.b.values[t.second().slot()] == 0 && ev.sourceSlot(t.second().slot());
+    }
+
+    /**
+     * {@link Evaluator#emitAllAt} of the one pair {@code id} at {@code row} of {@code tb} for a term
+     * {@link #locatesTarget}: binds the source and the target, located at {@code loc}'s {@code i},
+     * with their tables and rows, writes the field, continues, and unbinds both.
+     */
+    private boolean bindTarget(Step s, ResolvedTerm t, Table tb, int row, long e, int slot, long id, Located loc, int i,
+                               Evaluator.Cont k) {
+        int ys = t.second().slot();
+        ev.bindSource(slot, e, tb, row);
+        ev.bindSource(ys, loc.ids[i], loc.tables[i], loc.rows[i]);
+        ev.setField(s.field(), id, e);
+        boolean r = k.go();
+        ev.unbind(ys);
+        ev.b.values[slot] = 0;
+        return r;
     }
 
     /**

@@ -18,6 +18,8 @@ import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
  * term's {@link ResolvedTerm#selfNeedsPair()} rule allows it.
  */
 final class TransitiveOps {
+    /** Rows whose first targets {@link #sparseRuns} reads at once. */
+    private static final int FIRSTS_SLICE = 4096;
     private final Evaluator ev;
     private final Long2ObjectOpenHashMap<Closure> closures = new Long2ObjectOpenHashMap<>();
 
@@ -63,22 +65,40 @@ final class TransitiveOps {
      */
     private boolean downRuns(Step s, int slot, int[] down, long pair, Evaluator.Cont k) {
         World world = ev.world;
+        Located loc = ev.located(s);
+        int located = 0, next = 0, chunkEnd = 0;
         Table run = null;
         int from = 0, to = 0;
         for (int i = 0; i <= down.length; i++) {
             Table tb = null;
             int row = -1;
             if (i < down.length) {
-                if (run != null && to < run.count() && Ids.index(run.entity(to)) == down[i]) {
+                if (i >= chunkEnd) {
+                    chunkEnd = Math.min(down.length, i + Located.CHUNK);
+                    located = locateChunk(loc, down, i, chunkEnd);
+                    next = 0;
+                }
+                boolean have = next < located && loc.at[next] == i;
+                if (!have && run != null && to < run.count() && Ids.index(run.entity(to)) == down[i]) {
                     to++; // the next row of the run's table holds this source: no entity lookup
                     continue;
                 }
-                long e = world.entityOfIndex(down[i]);
+                long e;
+                if (have) { // looked up already: its table and row tell whether it continues the run
+                    e = loc.ids[next];
+                    tb = loc.tables[next];
+                    row = loc.rows[next];
+                    next++;
+                } else {
+                    e = world.entityOfIndex(down[i]);
+                    if (e != 0) {
+                        tb = world.tableAccess().table(e);
+                        row = world.tableAccess().row(e);
+                    }
+                }
                 if (e == 0) {
                     continue;
                 }
-                tb = world.tableAccess().table(e);
-                row = world.tableAccess().row(e);
                 if (tb == run && row == to) {
                     to++;
                     continue;
@@ -107,6 +127,24 @@ final class TransitiveOps {
             to = row + 1;
         }
         return true;
+    }
+
+    /**
+     * Looks up, together ({@link Located}), the sources {@code down[from .. to)} that do not follow
+     * their predecessor's index: those likely start a new run, while the others (siblings, whose
+     * indices and rows follow each other) are usually found in the run's next row without a
+     * lookup. Returns how many were looked up; {@code loc.at} holds their positions in {@code down}.
+     */
+    private int locateChunk(Located loc, int[] down, int from, int to) {
+        int n = 0;
+        for (int j = from; j < to; j++) {
+            if (j == 0 || down[j] != down[j - 1] + 1) {
+                loc.at[n] = j;
+                loc.indices[n++] = down[j];
+            }
+        }
+        loc.of(ev.world, loc.indices, 0, n);
+        return n;
     }
 
     private boolean emitSource(Step s, int slot, long e, long pair, Evaluator.Cont k) {
@@ -244,14 +282,32 @@ final class TransitiveOps {
     private boolean sparseRuns(Step s, ResolvedTerm t, Closure c, Table tb, int slot, Evaluator.Cont k) {
         int n = tb.count();
         long rel = t.first().entity();
-        int[] firsts = new int[n];
-        ev.world.tableAccess().sparse().store().firsts(Ids.index(rel), tb.entities(), 0, n, firsts);
+        SparseStore st = ev.world.tableAccess().sparse().store();
+        long[] ents = tb.entities();
+        // read a slice at a time: one array the size of a million-row table per run would be a
+        // humongous allocation (each starts a concurrent collection cycle of G1)
+        int[] firsts = new int[Math.min(n, FIRSTS_SLICE)];
+        int base = 0, len = Math.min(n, FIRSTS_SLICE);
+        st.firsts(Ids.index(rel), ents, 0, len, firsts);
         int row = 0;
         while (row < n) {
-            int f = firsts[row];
+            if (row >= base + len) {
+                base = row;
+                len = Math.min(n - base, FIRSTS_SLICE);
+                st.firsts(Ids.index(rel), ents, base, len, firsts);
+            }
+            int f = firsts[row - base];
             int end = row + 1;
             if (f > 0) {
-                while (end < n && firsts[end] == f) {
+                while (end < n) {
+                    if (end >= base + len) { // the run goes on past the slice: read the next one
+                        base = end;
+                        len = Math.min(n - base, FIRSTS_SLICE);
+                        st.firsts(Ids.index(rel), ents, base, len, firsts);
+                    }
+                    if (firsts[end - base] != f) {
+                        break;
+                    }
                     end++;
                 }
             }
