@@ -36,9 +36,8 @@ final class NamePage {
             return false;
         }
         var map = new Long2LongOpenHashMap();
-        EntityIndex ei = p.entities();
-        names.forEachInBucket(b, (parent, e) -> map.put(entry(Ids.index(e), parent),
-                payload(Ids.generation(e), NameIndex.hash(parent, ei.name(Ids.index(e))))));
+        names.forEachInBucket(b, (parent, e, hash) -> map.put(entry(Ids.index(e), parent),
+                payload(Ids.generation(e), hash)));
         writeEntries(map, w);
         return true;
     }
@@ -141,7 +140,7 @@ final class NamePage {
             w.varint(idx - prevIdx - 1);
             w.zigzag(parent - prevParent);
             w.varint(ei.generation(idx));
-            w.i32(NameIndex.hash(parent, ei.name(idx)));
+            w.i32(NameIndex.mix(ei.nameHash(idx), parent));
             prevIdx = idx;
             prevParent = parent;
         }
