@@ -140,10 +140,10 @@ public final class EntityNames {
 
     /** A named entity changed parent: its entry moves from the old parent to the new one. */
     public void reparent(int index, int oldParent, int newParent) {
-        String name = entities.name(index);
-        if (name == null || oldParent == newParent) {
+        if (oldParent == newParent || !entities.named(index)) {
             return;
         }
+        String name = entities.name(index);
         long e = entities.idOf(index);
         if (child(oldParent, name) == e) {
             remove(oldParent, name);
