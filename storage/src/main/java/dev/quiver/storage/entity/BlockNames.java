@@ -160,19 +160,18 @@ final class BlockNames {
             return;
         }
         int n = name.length();
-        boolean ascii = true;
-        for (int i = 0; i < n && ascii; i++) {
-            ascii = name.charAt(i) < 0x80;
-        }
-        if (ascii) {
-            int p = reserve(k, n);
-            for (int i = 0; i < n; i++) {
-                bytes[p + i] = (byte) name.charAt(i);
+        int p = reserve(k, n); // as ASCII (one byte a char, Names.check's grammar) until a char says otherwise
+        byte[] b = bytes;
+        for (int i = 0; i < n; i++) {
+            char c = name.charAt(i);
+            if (c >= 0x80) {
+                used = at[k] - 1; // not ASCII: drop the record just appended, write it from the UTF-8 encoding
+                byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+                p = reserve(k, utf8.length);
+                System.arraycopy(utf8, 0, bytes, p, utf8.length);
+                break;
             }
-        } else {
-            byte[] b = name.getBytes(StandardCharsets.UTF_8);
-            int p = reserve(k, b.length);
-            System.arraycopy(b, 0, bytes, p, b.length);
+            b[p + i] = (byte) c;
         }
         if (k == at.length - 1 && bytes.length - used > 16 + used / 8) {
             bytes = Arrays.copyOf(bytes, used + used / 16); // a block named to its end keeps about what it uses
