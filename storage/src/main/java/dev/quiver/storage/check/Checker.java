@@ -240,12 +240,9 @@ public final class Checker {
                 }
             }
         }
-        p.names().forEach((parent, e, hash) -> {
+        p.names().forEach((parent, e) -> {
             if (!ei.isAlive(e)) {
                 v.add("name index points at dead entity " + Ids.toHex(e));
-            } else if (hash != dev.quiver.index.NameIndex.mix(ei.nameHash(Ids.index(e)), parent)) {
-                v.add("name index files " + paths.describe(e) + " under #" + parent + " with hash " + hash
-                        + ", its name's is " + dev.quiver.index.NameIndex.mix(ei.nameHash(Ids.index(e)), parent));
             } else if (paths.parentIndex(Ids.index(e)) != parent) {
                 v.add("name index files " + paths.describe(e) + " under #" + parent + ", its parent is #"
                         + paths.parentIndex(Ids.index(e)));

@@ -19,9 +19,6 @@ public final class Names {
         if (path == null) {
             throw new IdException("null path");
         }
-        if (path.indexOf('.') < 0 && path.indexOf(':') < 0) {
-            return new String[] {path}; // one name: most lookups
-        }
         return path.replace("::", ".").split("\\.", -1);
     }
 
@@ -35,18 +32,13 @@ public final class Names {
         if (name.isEmpty()) {
             throw new IdException("empty name in path");
         }
-        boolean digits = true;
-        for (int i = 0, n = name.length(); i < n; i++) {
+        for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
-            if (c >= '0' && c <= '9') {
-                continue;
-            }
-            digits = false;
-            if (!(c == '_' || c == '-' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
+            if (!(c == '_' || c == '-' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
                 throw new IdException("invalid character '" + c + "' in name '" + name + "' (allowed: A-Z a-z 0-9 _ -)");
             }
         }
-        if (digits) {
+        if (allDigits(name)) {
             throw new IdException("name '" + name + "' is all digits (digits refer to entity ids)");
         }
     }
