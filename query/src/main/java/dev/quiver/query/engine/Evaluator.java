@@ -10,7 +10,6 @@ import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.Types;
 import dev.quiver.storage.World;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
-import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 
 import java.util.List;
 
@@ -64,9 +63,6 @@ public final class Evaluator {
     final Cont[] next;
     private final boolean[] flag;
     final LongArrayList[] scratch;
-    private final Table[] cacheTable;
-    private final long[] cacheFirst;
-    private final long[] cacheSecond;
     private final boolean[] deadConstant;
     /** Per step id: a row-independent generator that may batch the rows of sparse marker tables ({@link MarkerSafety}). */
     private final boolean[] markerSafe;
@@ -80,7 +76,9 @@ public final class Evaluator {
     private final UpTraversal up = new UpTraversal(this);
     private final MemberOps members = new MemberOps(this);
     private final FromOps from = new FromOps(this);
-    private final SparseOps sparse = new SparseOps(this);
+    final SparseOps sparse = new SparseOps(this);
+    /** The SELECT and WITH steps (their own ids; an inherited term goes to {@link InheritOps}). */
+    final IdTermOps idTerms;
     private final EachOps each = new EachOps(this);
     private Sink sink;
     boolean counting;
@@ -132,9 +130,7 @@ public final class Evaluator {
         next = new Cont[n];
         flag = new boolean[n];
         scratch = new LongArrayList[n];
-        cacheTable = new Table[n];
-        cacheFirst = new long[n];
-        cacheSecond = new long[n];
+        idTerms = new IdTermOps(this, n);
         deadConstant = new boolean[n];
         for (int i = 0; i < n; i++) {
             scratch[i] = new LongArrayList();
@@ -420,8 +416,8 @@ public final class Evaluator {
             return true;
         }
         switch (s.kind()) {
-            case SELECT: return select(s);
-            case WITH: return with(s);
+            case SELECT: return s.term().inherit().none() ? idTerms.selectOwn(s) : inheritance.select(s);
+            case WITH: return s.term().inherit().none() ? idTerms.with(s) : inheritance.with(s);
             case TRANS_DOWN: return transitive.down(s);
             case TRANS_UP: return transitive.up(s);
             case TRANS_ALL: return transitive.all(s);
@@ -446,16 +442,7 @@ public final class Evaluator {
         }
     }
 
-    // ------------------------------------------------------------------ id terms
-
-    /** Source unbound: walk the tables of the component index for the term's id. */
-    private boolean select(Step s) {
-        ResolvedTerm t = s.term();
-        if (!t.inherit().none()) {
-            return inheritance.select(s);
-        }
-        return selectOwn(s);
-    }
+    // ------------------------------------------------------------------ emitting matched ids
 
     /**
      * True when {@code s} is the step whose walk this run splits and the run is a chunk past the
@@ -463,116 +450,6 @@ public final class Evaluator {
      */
     boolean laterChunk(Step s) {
         return chunk > 0 && s.id() == chunkStep;
-    }
-
-    /** {@link #select} over the ids the sources own (also the own part of an inherited pair term). */
-    boolean selectOwn(Step s) {
-        ResolvedTerm t = s.term();
-        Cont k = next[s.id()];
-        boolean pair = t.second() != null;
-        long f = value(t.first());
-        long sec = pair ? value(t.second()) : 0;
-        boolean anyF = t.first().kind() == Operand.Kind.ANY;
-        boolean anyS = pair && t.second().kind() == Operand.Kind.ANY;
-        long pattern;
-        if (pair) {
-            pattern = Ids.pairOfIndices(f != 0 ? Ids.index(f) : Ids.WILDCARD_INDEX,
-                sec != 0 ? Ids.index(sec) : Ids.WILDCARD_INDEX);
-        } else {
-            pattern = f != 0 ? f : Ids.WILDCARD;
-        }
-        LongArrayList m = scratch[s.id()];
-        boolean anySource = t.source().kind() == Operand.Kind.ANY;
-        LongOpenHashSet distinct = anySource ? new LongOpenHashSet() : null;
-        int slot = anySource ? -1 : t.source().slot();
-        if (pair && !anySource && sec != 0 && SparseOps.sparseFirst(world, t.first(), f)) {
-            return sparse.selectPair(s, t, f, sec, slot, k);
-        }
-        List<Table> walk = walked(slot, SparseOps.tables(world, pattern));
-        int end = anySource ? walk.size() : walkEnd(s, walk.size());
-        for (int ti = anySource ? 0 : walkStart(s, walk.size()); ti < end; ti++) {
-            Table tb = walk.get(ti);
-            int n = tb.count();
-            if (n == 0 || skip(tb)) {
-                continue;
-            }
-            if (SparseOps.perRow(tb, pair, f, anyF)) {
-                if (!sparse.selectRows(s, t, tb, pair, f, sec, anyF, anyS, slot, distinct, k)) {
-                    return false;
-                }
-                continue;
-            }
-            m.clear();
-            TypeMatch.match(tb.type(), pair, f, sec, anyF, anyS, toggled, m);
-            if (m.isEmpty()) {
-                continue;
-            }
-            if (anySource) {
-                for (int i = 0; i < m.size(); i++) {
-                    long id = m.getLong(i);
-                    // one result per distinct reported id: a '_' element is reported as '*' (K3, K12)
-                    long key = !pair ? (anyF ? Ids.WILDCARD : id)
-                        : Ids.pairOfIndices(anyF ? Ids.WILDCARD_INDEX : Ids.first(id), anyS ? Ids.WILDCARD_INDEX : Ids.second(id));
-                    if (distinct.add(key) && !emit(s, t, id, Ids.WILDCARD, k)) {
-                        return false;
-                    }
-                }
-                continue;
-            }
-            long[] ents = tb.entities();
-            if (wholeTable(s, slot) && batchable(s, tb)) {
-                long saved = startRows(slot, tb, 0, n);
-                boolean r = emitAll(s, t, m, ents[0], k);
-                endRows(slot, saved);
-                if (!r) {
-                    return false;
-                }
-                continue;
-            }
-            for (int row = 0; row < n; row++) {
-                long e = ents[row];
-                boolean r = emitAllAt(s, t, m, slot, e, tb, row, k);
-                if (!r) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
-    /** Source bound or fixed: match the id against the source's table type. */
-    private boolean with(Step s) {
-        ResolvedTerm t = s.term();
-        if (!t.inherit().none()) {
-            return inheritance.with(s);
-        }
-        long src = sourceValue(t.source());
-        if (src == 0) {
-            return true;
-        }
-        Table tb = tableOf(t.source(), src);
-        if (tb == null) {
-            return true;
-        }
-        boolean pair = t.second() != null;
-        long f = value(t.first());
-        long sec = pair ? value(t.second()) : 0;
-        int id = s.id();
-        LongArrayList m = scratch[id];
-        if (SparseOps.perRow(tb, pair, f, t.first().kind() == Operand.Kind.ANY)) { // the match depends on the row: no cache
-            m.clear();
-            TypeMatch.match(SparseOps.typeOf(world, src), pair, f, sec, t.first().kind() == Operand.Kind.ANY,
-                t.second().kind() == Operand.Kind.ANY, toggled, m);
-            cacheTable[id] = null;
-        } else if (cacheTable[id] != tb || cacheFirst[id] != f || cacheSecond[id] != sec) {
-            m.clear();
-            TypeMatch.match(tb.type(), pair, f, sec, t.first().kind() == Operand.Kind.ANY,
-                pair && t.second().kind() == Operand.Kind.ANY, toggled, m);
-            cacheTable[id] = tb;
-            cacheFirst[id] = f;
-            cacheSecond[id] = sec;
-        }
-        return emitAll(s, t, m, src, next[id]);
     }
 
     /**

@@ -181,7 +181,7 @@ final class InheritOps {
         long[] rels = rels(t);
         if (rels == null) {
             // the own pairs the ordinary way (chunks, whole tables), then the inherited ones in the first chunk
-            if (!ev.selectOwn(s)) {
+            if (!ev.idTerms.selectOwn(s)) {
                 return false;
             }
             if (ev.laterChunk(s)) {
