@@ -125,21 +125,9 @@ class ManyBindingsQueryTest {
     }
 
     /** A world whose relationships switch to sparse storage only when declared DontFragment (dense: never). */
+    /** A world whose pairs are stored sparse past the threshold (the default) or never sparse. */
     private static World create(Path dir, boolean sparse) {
-        if (sparse) {
-            return World.create(dir);
-        }
-        String old = System.getProperty("quiver.sparse");
-        System.setProperty("quiver.sparse", "never");
-        try {
-            return World.create(dir);
-        } finally {
-            if (old == null) {
-                System.clearProperty("quiver.sparse");
-            } else {
-                System.setProperty("quiver.sparse", old);
-            }
-        }
+        return SparseChildOfQueryTest.create(dir, sparse ? "auto" : "never");
     }
 
     private static boolean alive(Model m, long e) {

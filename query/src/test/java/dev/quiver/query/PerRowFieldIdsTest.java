@@ -65,17 +65,7 @@ class PerRowFieldIdsTest {
     }
 
     private static World create(Path dir, String mode) {
-        String old = System.getProperty("quiver.sparse");
-        System.setProperty("quiver.sparse", mode);
-        try {
-            return World.create(dir);
-        } finally {
-            if (old == null) {
-                System.clearProperty("quiver.sparse");
-            } else {
-                System.setProperty("quiver.sparse", old);
-            }
-        }
+        return SparseChildOfQueryTest.create(dir, mode);
     }
 
     /** Every row of every step as "entity id@source ...", sorted. */

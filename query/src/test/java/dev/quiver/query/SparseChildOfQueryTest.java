@@ -37,7 +37,8 @@ class SparseChildOfQueryTest {
         "Tag(cascade)", "Tag(self|cascade)", "Tag(cascade ChildOf|desc)", "Other, Tag(self|cascade)",
     };
 
-    private static World create(Path dir, String mode) {
+    /** A world created with {@code quiver.sparse} set to {@code mode} (restored afterwards); also used by the other sparse query tests. */
+    static World create(Path dir, String mode) {
         String old = System.getProperty("quiver.sparse");
         System.setProperty("quiver.sparse", mode);
         try {
