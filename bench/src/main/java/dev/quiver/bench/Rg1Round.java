@@ -152,17 +152,9 @@ final class Rg1Round {
         for (int pass = 0; pass < RUNS; pass++) {
             for (int k = 1; k <= Rg1Spec.TRANS_QUERIES; k++) {
                 String text = "(LocatedIn, n" + k + ")";
-                long c0 = Machine.threadCpuNanos();
-                long t0 = System.nanoTime();
-                long rows = rows(Query.parse(w, text));
-                double ms = millis(t0);
-                fig.add("trans_ms", ms);
-                fig.add("trans_cpu_ms", (Machine.threadCpuNanos() - c0) / 1e6);
-                if (pass == 0) {
-                    fig.add("trans_first_ms", ms);
-                }
+                long rows = timedRows(w, text, "trans", "ms", 1e6, pass == 0).rows();
                 fig.count("trans_count", rows, spec.transCount());
-                t0 = System.nanoTime();
+                long t0 = System.nanoTime();
                 long counted = Query.parse(w, text).count();
                 fig.add("trans_count_ms", millis(t0));
                 CheckFailedException.check("trans: count() of " + text, counted, rows);
@@ -172,24 +164,38 @@ final class Rg1Round {
             fig.median("trans_first_ms")));
     }
 
+    /** The rows of a timed run and its wall time in the run's unit. */
+    private record Timed(long rows, double wall) {}
+
+    /**
+     * Runs {@code text} once, iterating every row, and records its wall time as {@code <name>_<unit>},
+     * its thread CPU time as {@code <name>_cpu_<unit>} and, when {@code first}, the wall time again
+     * as {@code <name>_first_<unit>}; {@code nanosPerUnit} is 1e6 for ms, 1e9 for s.
+     */
+    private Timed timedRows(World w, String text, String name, String unit, double nanosPerUnit, boolean first) {
+        long c0 = Machine.threadCpuNanos();
+        long t0 = System.nanoTime();
+        long rows = rows(Query.parse(w, text));
+        double wall = (System.nanoTime() - t0) / nanosPerUnit;
+        fig.add(name + "_" + unit, wall);
+        fig.add(name + "_cpu_" + unit, (Machine.threadCpuNanos() - c0) / nanosPerUnit);
+        if (first) {
+            fig.add(name + "_first_" + unit, wall);
+        }
+        return new Timed(rows, wall);
+    }
+
     /** {@code transvar}: {@link #RUNS} runs (read-only, repeatable), the first also reported apart; CPU time beside. */
     private void transvar() {
         for (int k = 0; k < RUNS; k++) {
             quiesce(k == 0 ? "trans" : null);
             World w = rg.world();
-            long c0 = Machine.threadCpuNanos();
-            long t0 = System.nanoTime();
-            long rows = rows(Query.parse(w, TRANSVAR));
-            double s = seconds(t0);
-            fig.add("transvar_s", s);
-            fig.add("transvar_cpu_s", (Machine.threadCpuNanos() - c0) / 1e9);
-            if (k == 0) {
-                fig.add("transvar_first_s", s);
-            }
-            fig.add("transvar_rows_per_s", rows / s);
+            Timed run = timedRows(w, TRANSVAR, "transvar", "s", 1e9, k == 0);
+            long rows = run.rows();
+            fig.add("transvar_rows_per_s", rows / run.wall());
             fig.count("transvar_count", rows, spec.transvarCount());
             quiesce(null);
-            t0 = System.nanoTime();
+            long t0 = System.nanoTime();
             long counted = Query.parse(w, TRANSVAR).count();
             fig.add("transvar_count_s", seconds(t0));
             CheckFailedException.check("transvar: count()", counted, rows);
