@@ -219,26 +219,39 @@ public final class ReverseIndex {
         if (l == null) {
             return 0;
         }
-        long[] a = l.elements();
-        int n = l.size(), from = out.size();
-        if (from + n > out.elements().length) {
-            // grow geometrically: IntArrayList.size(int) and ensureCapacity allocate exactly what
-            // is asked, so a BFS queue fed target by target was copied whole on every call
-            // (quadratic: 0.5 s for the first RG-1 (LocatedIn, n1) at depth 6)
-            out.ensureCapacity((int) Math.min(Integer.MAX_VALUE - 8, Math.max(from + n, 2L * out.elements().length)));
+        int from = out.size();
+        reserve(out, l.size());
+        int w = appendSources(l, relationship, out.elements(), from);
+        out.size(w);
+        return w - from;
+    }
+
+    /**
+     * Grows {@code out} to hold {@code more} further elements, geometrically: IntArrayList.size(int)
+     * and ensureCapacity allocate exactly what is asked, so a BFS queue fed target by target was
+     * copied whole on every call (quadratic: 0.5 s for the first RG-1 (LocatedIn, n1) at depth 6).
+     * Sets the size to the old size plus {@code more}; elements below the old size stay as they were.
+     */
+    private static void reserve(IntArrayList out, int more) {
+        int start = out.size();
+        if ((long) start + more > out.elements().length) {
+            out.ensureCapacity((int) Math.min(Integer.MAX_VALUE - 8, Math.max((long) start + more, 2L * out.elements().length)));
         }
-        out.size(from + n);
-        int[] o = out.elements();
-        int w = from;
-        for (int i = 0; i < n; i++) {
-            long en = a[i];
+        out.size(start + more);
+    }
+
+    /** Writes the source indices of {@code l} whose relationship matches to {@code o} from {@code w}; the new end. */
+    private static int appendSources(LongArrayList l, int relationship, int[] o, int w) {
+        long[] a = l.elements();
+        for (int j = 0, m = l.size(); j < m; j++) {
+            long en = a[j];
             if (relationship < 0 || (int) (en >>> 32) == relationship) {
                 o[w++] = (int) en;
             }
         }
-        out.size(w);
-        return w - from;
+        return w;
     }
+
     /**
      * {@link #sources(int, int, IntArrayList)} for many targets at once: appends to {@code out} the
      * matching source indices of {@code targets[from]}, then of {@code targets[from + 1]}, and so on
@@ -258,23 +271,13 @@ public final class ReverseIndex {
             }
         }
         int start = out.size();
-        if (start + total > out.elements().length) { // geometrically, as sources(int, int, IntArrayList)
-            out.ensureCapacity((int) Math.min(Integer.MAX_VALUE - 8, Math.max((long) start + total, 2L * out.elements().length)));
-        }
-        out.size(start + total); // writes past start only: a slice of out's own (old) array is left as it was
+        reserve(out, total); // writes past start only: a slice of out's own (old) array is left as it was
         int[] o = out.elements();
         int w = start;
         for (int i = 0; i < n; i++) {
             LongArrayList l = get(targets[from + i]);
-            if (l == null) {
-                continue;
-            }
-            long[] a = l.elements();
-            for (int j = 0, m = l.size(); j < m; j++) {
-                long en = a[j];
-                if (relationship < 0 || (int) (en >>> 32) == relationship) {
-                    o[w++] = (int) en;
-                }
+            if (l != null) {
+                w = appendSources(l, relationship, o, w);
             }
         }
         out.size(w);
