@@ -12,6 +12,11 @@ import picocli.CommandLine.Spec;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -26,16 +31,23 @@ import java.util.concurrent.Callable;
         description = {
             "A world is a directory. Entities carry tags, components and pairs (Relationship, Target);",
             "queries use the Flecs query language, with transitive relationships followed.",
-            "Exit codes: 0 ok, 1 failure (check violation, internal error), 2 bad input."},
-        subcommands = {
+            "Exit codes: 0 ok, 1 failure (check violation, internal error), 2 bad input."})
+public final class Quiver implements Callable<Integer> {
+
+    /**
+     * The subcommands by name, in the order of the usage help. Registered programmatically, not
+     * through {@code @Command(subcommands = ...)}, so that {@link #main} can build the model of
+     * the one subcommand it runs: picocli reflects over every registered command class when the
+     * command line is built, which was most of a short command's start-up.
+     */
+    static final Map<String, Class<?>> SUBCOMMANDS = subcommands(
             InitCommand.class, LoadCommand.class, AddCommand.class, RemoveCommand.class,
             ComponentCommand.class, SetCommand.class, DeleteCommand.class, ShowCommand.class, NewCommand.class,
             QueryCommand.class, StatsCommand.class, CheckCommand.class, SnapshotCommand.class,
             RestoreCommand.class, AnalyzeCommand.class, ExportCommand.class, DemoCommand.class,
             TargetsCommand.class, SourcesCommand.class, RenameCommand.class,
             ToggleCommand.Disable.class, ToggleCommand.Enable.class, DefrelCommand.class,
-            HelpCommand.class})
-public final class Quiver implements Callable<Integer> {
+            HelpCommand.class);
 
     @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT,
             description = "Print the stack trace of an error, not just its message.")
@@ -73,8 +85,45 @@ public final class Quiver implements Callable<Integer> {
      * @return a command line ready for {@link CommandLine#execute}
      */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err, boolean interactive) {
+        return commandLine(out, err, interactive, SUBCOMMANDS.values());
+    }
+
+    /**
+     * Builds the command line for one run of {@code args}: with only the subcommand that
+     * {@code args} names when it names one (after the inherited {@code -v}/{@code --verbose}),
+     * with none for {@code --version}, else with every subcommand (help, version, a missing or unknown subcommand), so that every
+     * message is the one the whole command line gives.
+     *
+     * @param out         standard output
+     * @param err         standard error: one line per error
+     * @param interactive true to allow progress bars on the process's stderr
+     * @param args        the arguments the command line will execute
+     * @return a command line ready for {@code execute(args)}
+     */
+    static CommandLine commandLineFor(PrintWriter out, PrintWriter err, boolean interactive, String[] args) {
+        for (String a : args) {
+            if (a.equals("-v") || a.equals("--verbose")) {
+                continue;
+            }
+            if (a.equals("-V") || a.equals("--version")) {
+                return commandLine(out, err, interactive, List.of());
+            }
+            Class<?> only = a.equals("help") ? null : SUBCOMMANDS.get(a);
+            if (only != null) {
+                return commandLine(out, err, interactive, List.of(only));
+            }
+            break;
+        }
+        return commandLine(out, err, interactive);
+    }
+
+    private static CommandLine commandLine(PrintWriter out, PrintWriter err, boolean interactive,
+                                           Collection<Class<?>> subcommands) {
         Errors errors = new Errors();
         CommandLine cl = new CommandLine(new Quiver(interactive));
+        for (Class<?> c : subcommands) {
+            cl.addSubcommand(c);
+        }
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -107,7 +156,7 @@ public final class Quiver implements Callable<Integer> {
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         int code;
         try {
-            code = commandLine(out, err, System.console() != null).execute(args);
+            code = commandLineFor(out, err, System.console() != null, args).execute(args);
         } catch (Throwable t) {
             // an Error (out of memory, a class missing from a broken jar) escapes picocli's handlers
             out.flush();
@@ -120,6 +169,14 @@ public final class Quiver implements Callable<Integer> {
         out.flush();
         err.flush();
         System.exit(code);
+    }
+
+    private static Map<String, Class<?>> subcommands(Class<?>... classes) {
+        Map<String, Class<?>> byName = new LinkedHashMap<>();
+        for (Class<?> c : classes) {
+            byName.put(c.getAnnotation(Command.class).name(), c);
+        }
+        return Collections.unmodifiableMap(byName);
     }
 
     /** The version from the jar manifest ({@code Implementation-Version}). */

@@ -14,7 +14,7 @@ import java.util.TreeMap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Runs {@code quiver} in-process, the way {@link Quiver#main} does, capturing exit code, stdout and stderr. */
+/** Runs {@code quiver} in-process, the way {@link Quiver#main} does (the command line built for the arguments), capturing exit code, stdout and stderr. */
 final class CliRunner {
     private CliRunner() {}
 
@@ -51,7 +51,7 @@ final class CliRunner {
         StringWriter err = new StringWriter();
         int exit;
         try (PrintWriter o = new PrintWriter(out); PrintWriter e = new PrintWriter(err)) {
-            exit = Quiver.commandLine(o, e, false).execute(args);
+            exit = Quiver.commandLineFor(o, e, false, args).execute(args);
         }
         return new Run(exit, out.toString().replace("\r\n", "\n"), err.toString().replace("\r\n", "\n"));
     }

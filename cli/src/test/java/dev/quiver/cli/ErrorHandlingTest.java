@@ -44,6 +44,35 @@ class ErrorHandlingTest {
         assertTrue(run("--version").ok().out().startsWith("quiver "));
     }
 
+    /**
+     * {@code main} builds only the subcommand it runs (start-up); every other test runs that way
+     * through {@link CliRunner}. Here each subcommand's help and a bad option give exactly what the
+     * whole command line gives.
+     */
+    @Test
+    void theCommandLineOfOneSubcommandAnswersAsTheWholeOne() {
+        for (String name : Quiver.SUBCOMMANDS.keySet()) {
+            for (String[] args : new String[][] {{name, "--help"}, {"-v", name, "--help"}, {name, "--no-such-option"}}) {
+                assertEquals(whole(args), run(args), String.join(" ", args));
+            }
+        }
+        for (String[] args : new String[][] {{"--version"}, {"--help"}, {"help", "query"}, {"frobnicate"}, {}}) {
+            assertEquals(whole(args), run(args), String.join(" ", args));
+        }
+        assertEquals(Quiver.SUBCOMMANDS.size(), Quiver.commandLine(new java.io.PrintWriter(new java.io.StringWriter()),
+                new java.io.PrintWriter(new java.io.StringWriter()), false).getSubcommands().size());
+    }
+
+    private static CliRunner.Run whole(String... args) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int exit;
+        try (java.io.PrintWriter o = new java.io.PrintWriter(out); java.io.PrintWriter e = new java.io.PrintWriter(err)) {
+            exit = Quiver.commandLine(o, e, false).execute(args);
+        }
+        return new CliRunner.Run(exit, out.toString().replace("\r\n", "\n"), err.toString().replace("\r\n", "\n"));
+    }
+
     @Test
     void oneLineJoinsLineBreaks() {
         assertEquals("a; b; c", Errors.oneLine("a\n  b\r\nc\n"));
