@@ -204,6 +204,30 @@ public final class NameIndex {
         return removed;
     }
 
+    /**
+     * Removes the entry of entity index {@code entity} under {@code parent}, given its key's
+     * {@link #hash}: found by the entity, so no name is compared (a cleanup removing a subtree's
+     * names never makes their Strings).
+     *
+     * @return the entity id it held, or 0 when that entity has no entry there
+     */
+    public long removeEntity(int parent, int entity, int hash) {
+        int[] s = slots;
+        int m = mask;
+        for (int i = hash >>> shift; ; i = (i + 1) & m) {
+            int k = SLOT * i;
+            int idx = s[k];
+            if (idx == 0) {
+                return 0;
+            }
+            if (idx == entity && s[k + 2] == hash && s[k + 1] == parent) {
+                long removed = Ids.entity(idx, s[k + 3]);
+                removeAt(i);
+                return removed;
+            }
+        }
+    }
+
     /** Empties slot {@code gap}, shifting later entries of its run back so every probe chain stays whole. */
     private void removeAt(int gap) {
         int[] s = slots;

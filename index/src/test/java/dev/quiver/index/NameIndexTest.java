@@ -74,7 +74,15 @@ class NameIndexTest {
             Key k = new Key(parent, names[i]);
             int h = hashOf.applyAsInt(k);
             int op = rnd.nextInt(100);
-            if (op < 30) {
+            if (op < 12) {
+                // by entity: only the entry that entity i holds goes, never another's of the same name
+                Long held = model.get(k);
+                boolean own = held != null && Ids.index(held) == i;
+                if (own) {
+                    model.remove(k);
+                }
+                assertEquals(own ? held : 0L, index.removeEntity(parent, i, h), "seed " + seed + " step " + step);
+            } else if (op < 30) {
                 Long before = model.remove(k);
                 assertEquals(before == null ? 0L : before, index.remove(parent, names[i], h), "seed " + seed + " step " + step);
             } else if (op < 99) {

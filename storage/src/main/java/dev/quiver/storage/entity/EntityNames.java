@@ -138,6 +138,20 @@ public final class EntityNames {
         }
     }
 
+    /**
+     * Removes the entry of named entity index {@code index} under {@code parentIndex}, found by its
+     * stored name hash and its index (no String made); nothing when it has none.
+     */
+    public void removeEntity(int parentIndex, int index) {
+        int h = NameIndex.mix(entities.nameHash(index), parentIndex);
+        int b = h >>> (32 - BUCKET_BITS);
+        blocks.touch(b);
+        long removed = this.index.removeEntity(parentIndex, index, h);
+        if (removed != 0) {
+            changes.nameRemoved(b, Ids.index(removed), parentIndex);
+        }
+    }
+
     /** A named entity changed parent: its entry moves from the old parent to the new one. */
     public void reparent(int index, int oldParent, int newParent) {
         if (oldParent == newParent || !entities.named(index)) {
