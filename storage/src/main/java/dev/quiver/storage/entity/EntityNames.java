@@ -13,12 +13,12 @@ import java.util.function.IntConsumer;
  * to the transaction's {@link Changes} as an entry added to or removed from its bucket (a commit
  * logs what changed, not the whole bucket). Not thread-safe.
  *
- * <p><b>Buckets.</b> The index is one flat {@link NameIndex} whose slot order follows the key's
- * hash ({@link NameIndex#hash}, stable across processes); its {@link #BUCKETS} buckets (the top
- * {@value #BUCKET_BITS} bits of the hash) each occupy one run of slots, and a stored world keeps
- * one name page per bucket. After {@link #lazy}, a bucket is read (its loader calls
- * {@link #restore}) the first time a lookup or change touches it, so opening a world reads no name
- * and a lookup by path reads one page per step (and the entity block of the one entry whose hash
+ * <p><b>Buckets.</b> The index is one {@link NameIndex} of {@link #BUCKETS} buckets (the top
+ * {@value #BUCKET_BITS} bits of the key's hash, {@link NameIndex#hash}, stable across processes),
+ * each with its own slot table, and a stored world keeps one name page per bucket. After
+ * {@link #lazy}, a bucket is read (its loader calls {@link #reserve} and {@link #restore}) the
+ * first time a lookup or change touches it, so opening a world reads no name, a lookup by path
+ * reads one page per step (and the entity block of the one entry whose hash
  * matches, to compare its name's bytes). The entries take their names from the entity index;
  * whoever changes an entity's name or kills it first removes its entry (which reads its bucket
  * while the name is still the committed one). A reader may bound the buckets kept
@@ -29,6 +29,8 @@ public final class EntityNames {
     public static final int BUCKET_BITS = 12;
     /** Number of buckets (and at most of name pages). */
     public static final int BUCKETS = 1 << BUCKET_BITS;
+    /** Slots of a bucket's first table (it doubles past three quarters full). */
+    private static final int FIRST_SLOTS = 16;
 
     private final EntityIndex entities;
     private final Changes changes;
@@ -43,7 +45,7 @@ public final class EntityNames {
     }
 
     private NameIndex newIndex() {
-        return new NameIndex(entities::nameIs, BUCKET_BITS, 1024);
+        return new NameIndex(entities::nameIs, BUCKET_BITS, FIRST_SLOTS);
     }
 
     /** The bucket of a key. */
@@ -172,6 +174,22 @@ public final class EntityNames {
      */
     public void restore(int parentIndex, int hash, long e) {
         index.restore(parentIndex, hash, e);
+    }
+
+    /**
+     * Makes room in bucket {@code b} for {@code n} entries about to be {@link #restore}d (a page
+     * of known size), so that its table grows at most once.
+     */
+    public void reserve(int b, int n) {
+        index.reserve(b, n);
+    }
+
+    /**
+     * Slots the index examined or moved since it was made or {@link #clear}ed
+     * ({@link NameIndex#probes}), for tests that prove reading buckets linear in the names read.
+     */
+    public long probes() {
+        return index.probes();
     }
 
     /** Number of names (a lazy index reads every bucket first). */

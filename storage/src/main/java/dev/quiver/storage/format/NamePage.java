@@ -212,6 +212,7 @@ final class NamePage {
         if (r.remaining() != 0) {
             throw new CorruptionException("name page " + key + " holds " + r.remaining() + " bytes past its entries");
         }
+        names.reserve((int) key, entries.size());
         for (var en : entries.long2LongEntrySet()) {
             long k = en.getLongKey(), pl = en.getLongValue();
             names.restore((int) k, (int) pl, Ids.entity((int) (k >>> 32), (int) (pl >>> 32)));
