@@ -240,9 +240,12 @@ public final class Checker {
                 }
             }
         }
-        p.names().forEach((parent, e) -> {
+        p.names().forEach((parent, e, hash) -> {
             if (!ei.isAlive(e)) {
                 v.add("name index points at dead entity " + Ids.toHex(e));
+            } else if (hash != dev.quiver.index.NameIndex.mix(ei.nameHash(Ids.index(e)), parent)) {
+                v.add("name index files " + paths.describe(e) + " under #" + parent + " with hash " + hash
+                        + ", its name's is " + dev.quiver.index.NameIndex.mix(ei.nameHash(Ids.index(e)), parent));
             } else if (paths.parentIndex(Ids.index(e)) != parent) {
                 v.add("name index files " + paths.describe(e) + " under #" + parent + ", its parent is #"
                         + paths.parentIndex(Ids.index(e)));

@@ -7,7 +7,6 @@ import dev.quiver.storage.IdException;
 import dev.quiver.storage.tx.Changes;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
@@ -33,9 +32,11 @@ import java.util.function.Supplier;
  * forgotten block loses its names and is read again when touched; the fixed-size fields stay in
  * the flat arrays). The range ({@link #nextIndex}), the
  * free list and the number of alive entities come from the meta page, so opening reads no block.
- * A block read from its page keeps its names as the page's UTF-8 bytes ({@link #restoreNames}); a
- * name becomes a String the first time {@link #name} asks for it, so that touching a block to
- * learn its entities' states, tables and rows (a query that prints no names) decodes no name.
+ * Names are kept as UTF-8 bytes, one arena per block ({@code BlockNames}), never as one String
+ * per entity: a String is made each time {@link #name} asks, a lookup compares bytes
+ * ({@link #nameIs}) and the name index hashes them ({@link #nameHash}); a block read from its
+ * page takes the page's bytes ({@link #restoreNames}), so touching a block to learn its
+ * entities' states, tables and rows (a query that prints no names) makes no String.
  * Every change of an entry's table or row is told to {@link Changes} (its entity page carries them).
  * Not thread-safe.
  */
@@ -53,11 +54,9 @@ public final class EntityIndex {
     private byte[] state = new byte[0];
     private int[] tableOf = new int[0];
     private int[] rowOf = new int[0];
-    /** Names set or already decoded; null: anonymous, or (when the block has {@link #utf8Names}) not decoded yet. */
-    private String[] names = new String[0];
-    /** By block: the names of a block read from its page, not decoded yet ({@link #restoreNames}); null: none. */
-    private NameBytes[] utf8Names = new NameBytes[0];
-    /** Names decoded from blocks' UTF-8 bytes (for tests: a query that prints no names decodes none). */
+    /** By block: its entities' names as UTF-8 bytes; null: no entity of the block is named. */
+    private BlockNames[] names = new BlockNames[0];
+    /** Strings made from names' bytes by {@link #name} (for tests: a query that prints no names makes none). */
     private long namesDecoded;
     private int nextIndex;
     private IntArrayList free = new IntArrayList();
@@ -79,8 +78,7 @@ public final class EntityIndex {
         state = new byte[0];
         tableOf = new int[0];
         rowOf = new int[0];
-        names = new String[0];
-        utf8Names = new NameBytes[0];
+        names = new BlockNames[0];
         nextIndex = 0;
         free = new IntArrayList();
         freeReader = null;
@@ -166,11 +164,46 @@ public final class EntityIndex {
         return gens[i];
     }
 
-    /** The entity's own name, or null for an anonymous entity. */
+    /** The entity's own name (a new String each call), or null for an anonymous entity. */
     public String name(int i) {
         touch(i);
-        String s = names[i];
-        return s != null ? s : decodeName(i);
+        BlockNames nb = names[i >>> BLOCK_SHIFT];
+        if (nb == null || !nb.named(i & (BLOCK - 1))) {
+            return null;
+        }
+        namesDecoded++;
+        return nb.get(i & (BLOCK - 1));
+    }
+
+    /** True when entity index {@code i} is named {@code name} (its bytes compared, no String made). */
+    public boolean nameIs(int i, String name) {
+        touch(i);
+        BlockNames nb = names[i >>> BLOCK_SHIFT];
+        return nb != null && nb.is(i & (BLOCK - 1), name);
+    }
+
+    /** True when entity index {@code i} has a name. */
+    public boolean named(int i) {
+        touch(i);
+        BlockNames nb = names[i >>> BLOCK_SHIFT];
+        return nb != null && nb.named(i & (BLOCK - 1));
+    }
+
+    /**
+     * The {@link String#hashCode} of entity index {@code i}'s name, computed from its bytes (0 for
+     * an anonymous entity), for the name index's {@code NameIndex.mix}.
+     */
+    public int nameHash(int i) {
+        touch(i);
+        BlockNames nb = names[i >>> BLOCK_SHIFT];
+        return nb == null ? 0 : nb.hashCode(i & (BLOCK - 1));
+    }
+
+    /** A copy of entity index {@code i}'s name as UTF-8 bytes, or null for an anonymous entity (page writing). */
+    public byte[] nameUtf8(int i) {
+        touch(i);
+        BlockNames nb = names[i >>> BLOCK_SHIFT];
+        return nb == null ? null : nb.utf8(i & (BLOCK - 1));
     }
 
     public void setName(int i, String name) {
@@ -178,33 +211,31 @@ public final class EntityIndex {
         setNameEntry(i, name);
     }
 
-    /** Sets the name entry of index {@code i}, dropping a name of its block's bytes not decoded yet. */
+    /** Sets the name entry of index {@code i} (null: anonymous). */
     private void setNameEntry(int i, String name) {
-        names[i] = name;
-        NameBytes nb = utf8Names[i >>> BLOCK_SHIFT];
-        if (nb != null) {
-            nb.drop(i & (BLOCK - 1));
-        }
-    }
-
-    /** The name of index {@code i} from its block's bytes (kept as a String from now on), or null when it has none. */
-    private String decodeName(int i) {
-        NameBytes nb = utf8Names[i >>> BLOCK_SHIFT];
+        int b = i >>> BLOCK_SHIFT;
+        BlockNames nb = names[b];
         if (nb == null) {
-            return null;
+            if (name == null) {
+                return;
+            }
+            nb = names[b] = new BlockNames(BLOCK);
         }
-        String s = nb.decode(i & (BLOCK - 1));
-        if (s != null) {
-            nb.drop(i & (BLOCK - 1));
-            names[i] = s;
-            namesDecoded++;
-        }
-        return s;
+        nb.set(i & (BLOCK - 1), name);
     }
 
-    /** Names decoded from blocks' page bytes since the index was made (each at most once per read of its block). */
+    /** Strings made from names' bytes by {@link #name} since the index was made. */
     public long namesDecoded() {
         return namesDecoded;
+    }
+
+    /** Heap bytes the names hold (their arenas and offsets), for statistics. */
+    public long namesFootprint() {
+        long n = 4L * names.length;
+        for (BlockNames nb : names) {
+            n += nb == null ? 0 : nb.footprint();
+        }
+        return n;
     }
 
     /** The id of the table holding entity index {@code i}. */
@@ -345,12 +376,13 @@ public final class EntityIndex {
 
     /**
      * Gives the entries of block {@code b} (just read through {@link #restoreEntry} with null names)
-     * their names as UTF-8 bytes, decoded when first asked ({@link #name}): the name of index
-     * {@code (b << BLOCK_SHIFT) + k} is {@code bytes[ends[k - 1], ends[k])} ({@code ends[-1]} is 0;
-     * an empty range: anonymous), for k below {@code ends.length}. The arrays are kept, not copied.
+     * their names as UTF-8 bytes: the name of index {@code (b << BLOCK_SHIFT) + k} is
+     * {@code bytes[ends[k - 1], ends[k])} ({@code ends[-1]} is 0; an empty range: anonymous), for k
+     * below {@code ends.length}. The bytes are copied into the block's arena.
      */
     public void restoreNames(int b, byte[] bytes, int[] ends) {
-        utf8Names[b] = new NameBytes(bytes, ends);
+        BlockNames nb = BlockNames.of(BLOCK, bytes, ends);
+        names[b] = nb.isEmpty() ? null : nb;
     }
 
     /**
@@ -387,24 +419,20 @@ public final class EntityIndex {
     }
 
     private void resetBlock(int b) {
-        utf8Names[b] = null;
+        names[b] = null;
         int from = b << BLOCK_SHIFT, to = Math.min(nextIndex, from + BLOCK);
         if (from < to) { // as restoreEntry(i, FREE_NEVER, 0, null, 0, 0) for each, in bulk
             Arrays.fill(state, from, to, FREE_NEVER);
             Arrays.fill(gens, from, to, 0);
-            Arrays.fill(names, from, to, null);
             Arrays.fill(tableOf, from, to, 0);
             Arrays.fill(rowOf, from, to, 0);
         }
     }
 
     private void forgetBlock(int b) {
-        utf8Names[b] = null;
+        names[b] = null;
         int from = b << BLOCK_SHIFT, to = Math.min(nextIndex, from + BLOCK);
-        for (int i = from; i < to; i++) {
-            state[i] = UNREAD;
-            names[i] = null;
-        }
+        Arrays.fill(state, from, Math.max(from, to), UNREAD);
     }
 
     /**
@@ -478,41 +506,6 @@ public final class EntityIndex {
         state = Arrays.copyOf(state, cap);
         tableOf = Arrays.copyOf(tableOf, cap);
         rowOf = Arrays.copyOf(rowOf, cap);
-        names = Arrays.copyOf(names, cap);
-        utf8Names = Arrays.copyOf(utf8Names, (cap >>> BLOCK_SHIFT) + 1); // the block of index cap too: allocate reads it before growing
-    }
-
-    /**
-     * The names of one block as its page gave them, UTF-8, one after the other: entry k is
-     * {@code bytes[ends[k - 1], ends[k])}. An entry whose name was decoded or replaced is dropped:
-     * its end is stored complemented (negative), so that the next entry's start stays known.
-     */
-    private static final class NameBytes {
-        private final byte[] bytes;
-        private final int[] ends;
-
-        NameBytes(byte[] bytes, int[] ends) {
-            this.bytes = bytes;
-            this.ends = ends;
-        }
-
-        private static int end(int code) {
-            return code < 0 ? ~code : code;
-        }
-
-        /** Entry k's name, or null when anonymous or dropped. */
-        String decode(int k) {
-            if (k >= ends.length || ends[k] < 0) {
-                return null;
-            }
-            int from = k == 0 ? 0 : end(ends[k - 1]), to = ends[k];
-            return from == to ? null : new String(bytes, from, to - from, StandardCharsets.UTF_8);
-        }
-
-        void drop(int k) {
-            if (k < ends.length && ends[k] >= 0) {
-                ends[k] = ~ends[k];
-            }
-        }
+        names = Arrays.copyOf(names, (cap >>> BLOCK_SHIFT) + 1); // the block of index cap too: allocate reads it before growing
     }
 }

@@ -13,14 +13,15 @@ import java.util.function.IntConsumer;
  * to the transaction's {@link Changes} as an entry added to or removed from its bucket (a commit
  * logs what changed, not the whole bucket). Not thread-safe.
  *
- * <p><b>Buckets.</b> The index is split in {@link #BUCKETS} buckets by the top bits of the key's
- * hash ({@link NameIndex#hash}, stable across processes), one small {@link NameIndex} each; a
- * stored world keeps one name page per bucket. After {@link #lazy}, a bucket is read (its loader
- * calls {@link #restore}) the first time a lookup or change touches it, so opening a world reads
- * no name and a lookup by path reads one page per step (and the entity block of the one entry
- * whose hash matches, to compare its name). The entries of a bucket take their names
- * from the entity index; whoever changes an entity's name or kills it first removes its entry (which
- * reads its bucket while the name is still the committed one). A reader may bound the buckets kept
+ * <p><b>Buckets.</b> The index is one {@link NameIndex} of {@link #BUCKETS} buckets (the top
+ * {@value #BUCKET_BITS} bits of the key's hash, {@link NameIndex#hash}, stable across processes),
+ * each with its own slot table, and a stored world keeps one name page per bucket. After
+ * {@link #lazy}, a bucket is read (its loader calls {@link #reserve} and {@link #restore}) the
+ * first time a lookup or change touches it, so opening a world reads no name, a lookup by path
+ * reads one page per step (and the entity block of the one entry whose hash
+ * matches, to compare its name's bytes). The entries take their names from the entity index;
+ * whoever changes an entity's name or kills it first removes its entry (which reads its bucket
+ * while the name is still the committed one). A reader may bound the buckets kept
  * ({@link #budget}): past it, the bucket read longest ago is forgotten (first in, first out).
  */
 public final class EntityNames {
@@ -28,16 +29,23 @@ public final class EntityNames {
     public static final int BUCKET_BITS = 12;
     /** Number of buckets (and at most of name pages). */
     public static final int BUCKETS = 1 << BUCKET_BITS;
+    /** Slots of a bucket's first table (it doubles past three quarters full). */
+    private static final int FIRST_SLOTS = 16;
 
     private final EntityIndex entities;
     private final Changes changes;
-    private NameIndex[] buckets = new NameIndex[BUCKETS];
+    private NameIndex index;
     /** Which buckets are in memory when lazy; {@link #restore} fills a bucket its loader reads. */
-    private final LazyBlocks blocks = new LazyBlocks("EntityNames", b -> buckets[b] = null);
+    private final LazyBlocks blocks = new LazyBlocks("EntityNames", b -> index.removeBucket(b));
 
     public EntityNames(EntityIndex entities, Changes changes) {
         this.entities = entities;
         this.changes = changes;
+        this.index = newIndex();
+    }
+
+    private NameIndex newIndex() {
+        return new NameIndex(entities::nameIs, BUCKET_BITS, FIRST_SLOTS);
     }
 
     /** The bucket of a key. */
@@ -47,7 +55,7 @@ public final class EntityNames {
 
     /** Forgets every name (before a reload); the index is no longer lazy. */
     public void clear() {
-        buckets = new NameIndex[BUCKETS];
+        index = newIndex();
         blocks.clear();
     }
 
@@ -75,7 +83,7 @@ public final class EntityNames {
      */
     public boolean unload(int b) {
         if (!blocks.unload(b)) {
-            buckets[b] = null;
+            index.removeBucket(b);
             return false;
         }
         return true;
@@ -100,27 +108,19 @@ public final class EntityNames {
         return blocks.reads();
     }
 
-    private NameIndex bucketOf(int b) {
-        blocks.touch(b);
-        NameIndex ix = buckets[b];
-        if (ix == null) {
-            ix = new NameIndex(entities::name, 8);
-            buckets[b] = ix;
-        }
-        return ix;
-    }
-
     /** The child of {@code parentIndex} (0: a root entity) named {@code name}, or 0. */
     public long child(int parentIndex, String name) {
         int h = NameIndex.hash(parentIndex, name);
-        return bucketOf(h >>> (32 - BUCKET_BITS)).get(parentIndex, name, h);
+        blocks.touch(h >>> (32 - BUCKET_BITS));
+        return index.get(parentIndex, name, h);
     }
 
     /** Files entity {@code e} under its parent by name (replacing a stale entry of that key). */
     public void put(int parentIndex, String name, long e) {
         int h = NameIndex.hash(parentIndex, name);
         int b = h >>> (32 - BUCKET_BITS);
-        long old = bucketOf(b).put(parentIndex, name, h, e);
+        blocks.touch(b);
+        long old = index.put(parentIndex, name, h, e);
         if (old != e) {
             if (old != 0) {
                 changes.nameRemoved(b, Ids.index(old), parentIndex);
@@ -133,7 +133,22 @@ public final class EntityNames {
     public void remove(int parentIndex, String name) {
         int h = NameIndex.hash(parentIndex, name);
         int b = h >>> (32 - BUCKET_BITS);
-        long removed = bucketOf(b).remove(parentIndex, name, h);
+        blocks.touch(b);
+        long removed = index.remove(parentIndex, name, h);
+        if (removed != 0) {
+            changes.nameRemoved(b, Ids.index(removed), parentIndex);
+        }
+    }
+
+    /**
+     * Removes the entry of named entity index {@code index} under {@code parentIndex}, found by its
+     * stored name hash and its index (no String made); nothing when it has none.
+     */
+    public void removeEntity(int parentIndex, int index) {
+        int h = NameIndex.mix(entities.nameHash(index), parentIndex);
+        int b = h >>> (32 - BUCKET_BITS);
+        blocks.touch(b);
+        long removed = this.index.removeEntity(parentIndex, index, h);
         if (removed != 0) {
             changes.nameRemoved(b, Ids.index(removed), parentIndex);
         }
@@ -141,10 +156,10 @@ public final class EntityNames {
 
     /** A named entity changed parent: its entry moves from the old parent to the new one. */
     public void reparent(int index, int oldParent, int newParent) {
-        String name = entities.name(index);
-        if (name == null || oldParent == newParent) {
+        if (oldParent == newParent || !entities.named(index)) {
             return;
         }
+        String name = entities.name(index);
         long e = entities.idOf(index);
         if (child(oldParent, name) == e) {
             remove(oldParent, name);
@@ -158,43 +173,47 @@ public final class EntityNames {
      * of the candidate whose hash matches).
      */
     public void restore(int parentIndex, int hash, long e) {
-        int b = hash >>> (32 - BUCKET_BITS);
-        NameIndex ix = buckets[b];
-        if (ix == null) {
-            ix = new NameIndex(entities::name, 8);
-            buckets[b] = ix;
-        }
-        ix.restore(parentIndex, hash, e);
+        index.restore(parentIndex, hash, e);
+    }
+
+    /**
+     * Makes room in bucket {@code b} for {@code n} entries about to be {@link #restore}d (a page
+     * of known size), so that its table grows at most once.
+     */
+    public void reserve(int b, int n) {
+        index.reserve(b, n);
+    }
+
+    /**
+     * Slots the index examined or moved since it was made or {@link #clear}ed
+     * ({@link NameIndex#probes}), for tests that prove reading buckets linear in the names read.
+     */
+    public long probes() {
+        return index.probes();
     }
 
     /** Number of names (a lazy index reads every bucket first). */
     public int size() {
         blocks.requireAll("size");
-        int n = 0;
-        for (NameIndex ix : buckets) {
-            n += ix == null ? 0 : ix.size();
-        }
-        return n;
+        return index.size();
     }
 
     /** Calls {@code visitor} with every entry (a lazy index reads every bucket first). */
     public void forEach(NameIndex.EntryVisitor visitor) {
         blocks.requireAll("forEach");
-        for (NameIndex ix : buckets) {
-            if (ix != null) {
-                ix.forEach(visitor);
-            }
-        }
+        index.forEach(visitor);
     }
 
     /** Calls {@code visitor} with every entry of bucket {@code b} (read first when lazy). */
     public void forEachInBucket(int b, NameIndex.EntryVisitor visitor) {
-        NameIndex ix = bucketOf(b);
-        ix.forEach(visitor);
+        blocks.touch(b);
+        index.forEachInBucket(b, visitor);
     }
 
     /** True when bucket {@code b} holds no entry (read first when lazy). */
     public boolean bucketEmpty(int b) {
-        return bucketOf(b).size() == 0;
+        blocks.touch(b);
+        return index.bucketSize(b) == 0;
     }
+
 }

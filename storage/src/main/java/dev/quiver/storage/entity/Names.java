@@ -19,6 +19,9 @@ public final class Names {
         if (path == null) {
             throw new IdException("null path");
         }
+        if (path.indexOf('.') < 0 && path.indexOf(':') < 0) {
+            return new String[] {path}; // one name: most lookups
+        }
         return path.replace("::", ".").split("\\.", -1);
     }
 
@@ -32,13 +35,18 @@ public final class Names {
         if (name.isEmpty()) {
             throw new IdException("empty name in path");
         }
-        for (int i = 0; i < name.length(); i++) {
+        boolean digits = true;
+        for (int i = 0, n = name.length(); i < n; i++) {
             char c = name.charAt(i);
-            if (!(c == '_' || c == '-' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
+            if (c >= '0' && c <= '9') {
+                continue;
+            }
+            digits = false;
+            if (!(c == '_' || c == '-' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
                 throw new IdException("invalid character '" + c + "' in name '" + name + "' (allowed: A-Z a-z 0-9 _ -)");
             }
         }
-        if (allDigits(name)) {
+        if (digits) {
             throw new IdException("name '" + name + "' is all digits (digits refer to entity ids)");
         }
     }

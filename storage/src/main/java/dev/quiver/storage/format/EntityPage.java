@@ -7,7 +7,6 @@ import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.TableSet;
 import dev.quiver.storage.tx.Changes;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -18,6 +17,8 @@ import java.util.Arrays;
 final class EntityPage {
     static final int SHIFT = Changes.ENTITY_BLOCK_SHIFT;
     static final int SIZE = 1 << SHIFT;
+
+    private static final byte[] NO_NAME = new byte[0];
 
     private EntityPage() {}
 
@@ -49,8 +50,10 @@ final class EntityPage {
                 w.zigzag(row - prevRow - 1);
                 prevTable = table;
                 prevRow = row;
-                String name = ei.name(idx);
-                byte[] b = name == null ? new byte[0] : name.getBytes(StandardCharsets.UTF_8);
+                byte[] b = ei.nameUtf8(idx);
+                if (b == null) {
+                    b = NO_NAME;
+                }
                 int shared = 0, max = Math.min(b.length, prev.length);
                 while (shared < max && b[shared] == prev[shared]) {
                     shared++;

@@ -36,9 +36,8 @@ final class NamePage {
             return false;
         }
         var map = new Long2LongOpenHashMap();
-        EntityIndex ei = p.entities();
-        names.forEachInBucket(b, (parent, e) -> map.put(entry(Ids.index(e), parent),
-                payload(Ids.generation(e), NameIndex.hash(parent, ei.name(Ids.index(e))))));
+        names.forEachInBucket(b, (parent, e, hash) -> map.put(entry(Ids.index(e), parent),
+                payload(Ids.generation(e), hash)));
         writeEntries(map, w);
         return true;
     }
@@ -89,32 +88,37 @@ final class NamePage {
      * Reads entries written by {@link #writeEntries} (payloads: {@code withPayload}) or
      * {@link #writeKeys} into {@code out} (key to payload, 0 for keys only), checking their shape
      * (ascending entity indices above 0, parents and generations in range, each hash in bucket
-     * {@code key}); {@code what} names the page or delta for messages.
+     * {@code key}); {@code delta}: a delta's entries, else a page's (named so in messages, which are
+     * made only on error: a checkpoint reads thousands of deltas).
      */
-    private static void readEntries(Bytes.Reader r, long key, boolean withPayload, Long2LongOpenHashMap out, String what) {
+    private static void readEntries(Bytes.Reader r, long key, boolean withPayload, Long2LongOpenHashMap out, boolean delta) {
         int n = r.vcount(withPayload ? 7 : 2);
         long idx = -1, parent = 0;
         for (int i = 0; i < n; i++) {
             idx += 1 + r.varint();
             parent += r.zigzag();
             if (idx <= 0 || idx > Integer.MAX_VALUE) {
-                throw new CorruptionException(what + " files entity index " + idx);
+                throw new CorruptionException(what(key, delta) + " files entity index " + idx);
             }
             if (parent < 0 || parent > Integer.MAX_VALUE) {
-                throw new CorruptionException(what + " files entity #" + idx + " under parent #" + parent);
+                throw new CorruptionException(what(key, delta) + " files entity #" + idx + " under parent #" + parent);
             }
             long pl = 0;
             if (withPayload) {
                 long gen = r.varint(Ids.MAX_GENERATION);
                 int hash = r.i32();
                 if (hash >>> (32 - EntityNames.BUCKET_BITS) != key) {
-                    throw new CorruptionException(what + " files entity #" + idx + " under #" + parent
+                    throw new CorruptionException(what(key, delta) + " files entity #" + idx + " under #" + parent
                             + " with a hash of bucket " + (hash >>> (32 - EntityNames.BUCKET_BITS)));
                 }
                 pl = payload((int) gen, hash);
             }
             out.put(entry((int) idx, (int) parent), pl);
         }
+    }
+
+    private static String what(long key, boolean delta) {
+        return delta ? "name delta of bucket " + key : "name page " + key;
     }
 
     /**
@@ -141,7 +145,7 @@ final class NamePage {
             w.varint(idx - prevIdx - 1);
             w.zigzag(parent - prevParent);
             w.varint(ei.generation(idx));
-            w.i32(NameIndex.hash(parent, ei.name(idx)));
+            w.i32(NameIndex.mix(ei.nameHash(idx), parent));
             prevIdx = idx;
             prevParent = parent;
         }
@@ -162,7 +166,7 @@ final class NamePage {
         var set = new Long2LongOpenHashMap();
         if (base != null) {
             Bytes.Reader r = new Bytes.Reader(PageCompression.open("names", key, base));
-            readEntries(r, key, true, set, "name page " + key);
+            readEntries(r, key, true, set, false);
             if (r.remaining() != 0) {
                 throw new CorruptionException("name page " + key + " holds " + r.remaining() + " bytes past its entries");
             }
@@ -171,8 +175,8 @@ final class NamePage {
             Bytes.Reader r = new Bytes.Reader(d);
             var added = new Long2LongOpenHashMap();
             var removed = new Long2LongOpenHashMap();
-            readEntries(r, key, true, added, "name delta of bucket " + key);
-            readEntries(r, key, false, removed, "name delta of bucket " + key);
+            readEntries(r, key, true, added, true);
+            readEntries(r, key, false, removed, true);
             if (r.remaining() != 0) {
                 throw new CorruptionException("name delta of bucket " + key + " holds " + r.remaining() + " bytes past its entries");
             }
@@ -204,10 +208,11 @@ final class NamePage {
         checkBucket(key);
         Bytes.Reader r = new Bytes.Reader(b);
         var entries = new Long2LongOpenHashMap();
-        readEntries(r, key, true, entries, "name page " + key);
+        readEntries(r, key, true, entries, false);
         if (r.remaining() != 0) {
             throw new CorruptionException("name page " + key + " holds " + r.remaining() + " bytes past its entries");
         }
+        names.reserve((int) key, entries.size());
         for (var en : entries.long2LongEntrySet()) {
             long k = en.getLongKey(), pl = en.getLongValue();
             names.restore((int) k, (int) pl, Ids.entity((int) (k >>> 32), (int) (pl >>> 32)));

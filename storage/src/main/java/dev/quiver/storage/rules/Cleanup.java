@@ -187,8 +187,8 @@ public final class Cleanup {
                     moves.pairRemoved(x, id);
                 }
             }
-            if (entities.name(x) != null) {
-                names.remove(parent, entities.name(x));
+            if (entities.named(x)) {
+                names.removeEntity(parent, x);
             }
             moves.removeRow(t, entities.row(x));
             entities.kill(x);

@@ -342,8 +342,8 @@ public final class TraitRules {
                 type = Types.withoutPairsOf(type, other, replaced);
             }
         }
-        String name = entities.name(idx);
-        if (rel == Ids.index(Builtin.CHILD_OF) && name != null) {
+        if (rel == Ids.index(Builtin.CHILD_OF) && entities.named(idx)) {
+            String name = entities.name(idx); // names are bytes: a String only when needed
             long other = names.child(tgt, name);
             if (other != 0 && other != entities.idOf(idx)) {
                 throw new NameTakenException("cannot move '" + name + "' under " + paths.path(tgt)

@@ -1,6 +1,7 @@
 package dev.quiver.storage.tx;
 
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
@@ -31,7 +32,8 @@ public final class Changes {
     private long clears;
     private final IntOpenHashSet schemas = new IntOpenHashSet();
     private final IntOpenHashSet entityBlocks = new IntOpenHashSet();
-    private final IntOpenHashSet nameBlocks = new IntOpenHashSet();
+    /** The name buckets touched, in the order first touched (each once: {@link #nameTouched} guards it). */
+    private final IntArrayList nameBlocks = new IntArrayList();
     /** The name buckets touched, as a bit set (so that a touch costs no hash probe). */
     private long[] nameTouched = new long[64];
     /**
@@ -181,7 +183,8 @@ public final class Changes {
         return entityBlocks;
     }
 
-    public IntOpenHashSet nameBlocks() {
+    /** The name buckets the open transaction touched, each once, in no particular order. Do not modify. */
+    public IntArrayList nameBlocks() {
         return nameBlocks;
     }
 
@@ -334,8 +337,8 @@ public final class Changes {
         meta = false;
         schemas.clear();
         entityBlocks.clear();
-        for (int b : nameBlocks) {
-            nameTouched[b >>> 6] = 0;
+        for (int k = 0, n = nameBlocks.size(); k < n; k++) {
+            nameTouched[nameBlocks.getInt(k) >>> 6] = 0;
         }
         nameBlocks.clear();
         if (nameLog.size() > 1 << 16) {
