@@ -463,13 +463,27 @@ public final class Query {
     }
 
     /**
-     * The plan to evaluate: this query's, or a new one when the ids of a *From term's E changed
-     * since it was planned (FEATURES.md QS-24: E's id list is read when the query is evaluated).
+     * This query, or the same query planned again when the data its plan was made from changed
+     * ({@link Plan#current}: a *From term's E got other ids, an id got IsA subsets in use). The
+     * cached queries keep the result, so that they plan once per change, not once per evaluation.
+     *
+     * @throws UnknownQueryNameException, UnsupportedQueryException, QueryValidationException as
+     *     {@link #parse(World, String)}, when planning again refuses the query now
+     */
+    public Query refreshed() {
+        return plan.current(world) ? this : new Query(world, ast, Planner.plan(world, ast, presetNames), presetNames,
+            presetValues);
+    }
+
+    /**
+     * The plan to evaluate: this query's, or a new one when the data it was made from changed
+     * ({@link Plan#current}: the ids of a *From term's E, FEATURES.md QS-24: E's id list is read
+     * when the query is evaluated; the IsA subsets of a component or relationship).
      * Planning again resolves the names again, so it raises the creation errors of
      * {@link #parse} when a name the query uses was deleted meanwhile.
      */
     private Plan current() {
-        return plan.fromListsCurrent(world) ? plan : Planner.plan(world, ast, presetNames);
+        return plan.current(world) ? plan : Planner.plan(world, ast, presetNames);
     }
 
     /**

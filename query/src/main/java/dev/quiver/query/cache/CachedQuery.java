@@ -45,14 +45,17 @@ import java.util.function.Consumer;
  * changed rows instead of sorting everything; ties are broken by the walk position, so the answer
  * is the one a fresh sort gives.
  *
- * <p>Like a Flecs query, the plan reflects the relationship traits at creation. Not thread-safe;
- * one instance per thread.
+ * <p>Like a Flecs query, the plan reflects the relationship traits at creation; it is planned again
+ * (with its table cache made again) when the data it was made from changes: an id whose IsA subsets
+ * come into use, a relationship that gets a subset, a *From E with other ids ({@link Query#refreshed}).
+ * Not thread-safe; one instance per thread.
  */
 public final class CachedQuery implements AutoCloseable {
     private final World world;
     private final QueryAst ast;
-    private final Query query;
-    private final TableFilter filter;
+    /** Planned again (with a new filter and table cache) when its plan's data changes ({@link #walk}). */
+    private Query query;
+    private TableFilter filter;
     private final Grouping grouping;
     private final OrderKey order;
     /** Made at the first evaluation (so that groupBy, orderBy and set chains register nothing). */
@@ -360,6 +363,17 @@ public final class CachedQuery implements AutoCloseable {
      * cache; cascade: sorted by depth again only when the world changed).
      */
     private List<Table> walk() {
+        Query q = query.refreshed();
+        if (q != query) { // an id got IsA subsets in use, or a *From E other ids: other terms, other tables
+            query = q;
+            filter = TableFilter.of(q.compiledPlan());
+            if (cache != null) {
+                cache.close();
+                cache = null;
+            }
+            depthWalk = null;
+            sorted = null;
+        }
         TableCache c = cache();
         if (!filter.usable(world)) { // a deleted constant: every table, as an uncached run
             List<Table> ts = new ArrayList<>(world.tableAccess().allTables());

@@ -85,6 +85,16 @@ final class InheritedTerms {
         return new ResolvedTerm.Inherit(derived, self, up, false);
     }
 
+    /** True when every list still holds the subsets its id has now ({@link Plan#current}). */
+    static boolean current(World world, java.util.List<Plan.SubsetList> lists) {
+        for (Plan.SubsetList l : lists) {
+            if (!java.util.Arrays.equals(l.ids(), l.inUse() ? derived(world, l.id()) : subsets(world, l.id()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The ids in use that are transitive IsA subsets of {@code x} (not {@code x} itself), in id order. */
     static long[] derived(World world, long x) {
         return java.util.Arrays.stream(subsets(world, x)).filter(d -> !world.tableAccess().tables(d).isEmpty()).toArray();

@@ -28,11 +28,13 @@ import java.util.List;
  * @param presetSlots the slots of the variables set before evaluation
  * @param fieldAccess the access of each field (never {@link InOut#DEFAULT}; {@link FieldAccess})
  * @param fromLists the ids each *From term read from its E, in written order ({@link FromTerms})
+ * @param subsetLists the IsA subsets the plan was widened with, per id ({@link InheritedTerms}):
+ *     they depend on the data, not only on the traits, so a plan is re-made when they change
  */
 public record Plan(String text, List<Step> steps, int stepCount, List<String> slotNames,
                    List<String> variableNames, int[] variableSlots, boolean hasThis, int fieldCount,
                    boolean matchPrefab, boolean matchDisabled, int[] presetSlots, InOut[] fieldAccess,
-                   List<FromList> fromLists) {
+                   List<FromList> fromLists, List<SubsetList> subsetLists) {
 
     /**
      * The ids a plan's *From term read from its E.
@@ -42,7 +44,18 @@ public record Plan(String text, List<Step> steps, int stepCount, List<String> sl
      */
     public record FromList(long entity, long[] ids) {}
 
+    /**
+     * The transitive IsA subsets of an id that the plan read: component inheritance matches the
+     * subsets in use ({@code inUse}), pair substitution every alive subset.
+     *
+     * @param id    the term's id (a component, tag or relationship)
+     * @param inUse only the subsets some table holds were read
+     * @param ids   the subsets read, in id order
+     */
+    public record SubsetList(long id, boolean inUse, long[] ids) {}
+
     public Plan {
+        subsetLists = List.copyOf(subsetLists);
         steps = List.copyOf(steps);
         slotNames = List.copyOf(slotNames);
         variableNames = List.copyOf(variableNames);
@@ -55,6 +68,17 @@ public record Plan(String text, List<Step> steps, int stepCount, List<String> sl
      */
     public boolean fromListsCurrent(World world) {
         return FromTerms.current(world, fromLists);
+    }
+
+    /**
+     * True when the data the plan was made from still holds: every *From term's ids
+     * ({@link #fromListsCurrent}) and every id's IsA subsets ({@link #subsetLists}: a component
+     * whose subset comes into use, a relationship that gets a new subset). When false, plan the
+     * query again; a plan kept across writes (a held {@link dev.quiver.query.Query}, a cached
+     * query) would otherwise miss the new subsets' rows.
+     */
+    public boolean current(World world) {
+        return fromListsCurrent(world) && InheritedTerms.current(world, subsetLists);
     }
 
     /** Number of variable slots. */

@@ -158,7 +158,7 @@ public final class Planner {
         int[] varSlots = slots.stream().mapToInt(Integer::intValue).toArray();
         return new Plan(ast.text(), steps, nextStepId, slotNames, names, varSlots, allSlots.get(THIS), fields,
             resolver.matchPrefab(), resolver.matchDisabled(), presetSlots, FieldAccess.of(world, units, fields),
-            resolver.fromLists());
+            resolver.fromLists(), resolver.subsetLists());
     }
 
     // ------------------------------------------------------------------ ordering

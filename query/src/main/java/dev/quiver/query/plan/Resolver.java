@@ -41,6 +41,7 @@ final class Resolver {
     private boolean matchDisabled;
     /** The ids read for each *From term, in written order. */
     private final List<Plan.FromList> fromLists = new ArrayList<>();
+    private final List<Plan.SubsetList> subsetLists = new ArrayList<>();
 
     /** Variables set before evaluation (names without {@code $}): bound from the start. */
     private final List<String> preset;
@@ -83,6 +84,11 @@ final class Resolver {
     /** The ids each *From term read from its E, in written order. */
     List<Plan.FromList> fromLists() {
         return fromLists;
+    }
+
+    /** The IsA subsets the resolution read, per id ({@link Plan#subsetLists}). */
+    List<Plan.SubsetList> subsetLists() {
+        return subsetLists;
     }
 
     // ------------------------------------------------------------------ resolution
@@ -274,6 +280,9 @@ final class Resolver {
         if (first.kind() == Operand.Kind.CONST && !Ids.isPair(first.entity()) && second == null) {
             inherit = InheritedTerms.plain(world, first.entity(), srcRef.traversal(), first.selfOnly(), t.toString(),
                 t.column());
+            if (!first.selfOnly()) {
+                subsetLists.add(new Plan.SubsetList(first.entity(), true, inherit.derived()));
+            }
             if (InheritedTerms.upIsA(world, srcRef.traversal())) {
                 srcRef = srcRef.withTraversal(srcRef.traversal().self()
                     ? new Traversal(true, false, false, false, null, srcRef.traversal().column()) : Traversal.NONE);
@@ -308,6 +317,7 @@ final class Resolver {
             inherit = InheritedTerms.pairs(world, first, srcRef.traversal(), transitive,
                 source.kind() == Operand.Kind.ANY);
             if (first.kind() == Operand.Kind.CONST && !first.selfOnly()) {
+                subsetLists.add(new Plan.SubsetList(first.entity(), false, InheritedTerms.subsets(world, first.entity())));
                 inherit = InheritedTerms.substitute(world, inherit, first.entity(), srcRef.traversal(), transitive,
                     source.kind() == Operand.Kind.ANY, t.toString(), t.column());
             }
@@ -329,6 +339,7 @@ final class Resolver {
     /** A member-value term {@code Comp.member(src, T)} ({@link MemberTerms}). */
     private ResolvedTerm resolveMember(Term t, ResolvedTerm.Member m, boolean inScope) {
         MemberTerms.check(world, t, m);
+        subsetLists.add(new Plan.SubsetList(m.component(), true, InheritedTerms.derived(world, m.component())));
         TermRef f = t.first();
         Operand first = Operand.constant(m.component(), f.name().substring(0, f.name().length() - m.name().length() - 1),
             false);
