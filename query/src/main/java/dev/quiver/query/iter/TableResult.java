@@ -194,6 +194,11 @@ public final class TableResult {
         return rowIds;
     }
 
+    /** Internal (for {@link dev.quiver.query.Query}'s rows): what every result of the query shares. */
+    public ResultShape shape() {
+        return shape;
+    }
+
     /** The reported variable names (no {@code $this}), in first-appearance order. */
     public List<String> variableNames() {
         return shape.variableNames();
