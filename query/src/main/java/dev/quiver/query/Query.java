@@ -45,7 +45,8 @@ import java.util.stream.StreamSupport;
  * are built on it. Writes while a callback iteration runs are refused
  * ({@link dev.quiver.storage.WorldIteratingException}); a pull iteration ({@link #iter()},
  * {@link #stream()}) fails fast with {@link WorldChangedException} after a write. Field values:
- * {@link QueryRow#get(int, Class)}, {@link TableResult#column(int)}.
+ * {@link QueryRow#get(int, Class)}, {@link QueryRow#column(int)} (in place, also for a field whose
+ * source is a variable the engine bound with its table), {@link TableResult#column(int)}.
  *
  * <p>Supported now: terms {@code C}, {@code (R, T)}, {@code C(src)}, {@code R(src, T)} with
  * entities, dotted paths, numeric ids, {@code $variables} in any position, {@code $this},
