@@ -31,7 +31,11 @@ class DownCacheTest {
     private static TreeSet<String> sources(World w) {
         TreeSet<String> out = new TreeSet<>();
         Query q = Query.parse(w, "(Dep, root)");
-        q.forEach(r -> out.add(w.path(r.thisEntity())));
+        q.forEach(r -> {
+            out.add(w.path(r.thisEntity()));
+            // rows handed out one at a time share their step's data: each keeps its own table row
+            assertEquals(r.thisEntity(), r.thisTable() == null ? r.thisEntity() : r.thisTable().entity(r.thisRow()));
+        });
         assertEquals(out.size(), q.count());
         return out;
     }
