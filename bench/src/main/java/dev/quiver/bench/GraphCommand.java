@@ -165,13 +165,16 @@ final class GraphCommand extends BenchCommand {
     /** Times one query; prints its line; returns false when its count differs from the expected one. */
     private boolean run(World w, Query first, Job j, List<Map<String, Object>> results) {
         Samples ms = new Samples();
+        Samples cpu = new Samples();
         long rows = -1;
         for (int i = 0; i < repeat; i++) {
+            long c0 = Machine.threadCpuNanos();
             long t0 = System.nanoTime();
             Query q = i == 0 ? first : Query.parse(w, j.text);
             long[] n = {0};
             q.forEach(r -> n[0]++);
             ms.add((System.nanoTime() - t0) / 1e6);
+            cpu.add((Machine.threadCpuNanos() - c0) / 1e6);
             if (rows >= 0 && n[0] != rows) {
                 throw new CheckFailedException("query " + j.text + " gave " + rows + " then " + n[0] + " results");
             }
@@ -180,7 +183,8 @@ final class GraphCommand extends BenchCommand {
         CheckFailedException.check("count() of " + j.text, first.count(), rows);
         boolean ok = j.expected < 0 || rows == j.expected;
         String check = j.expected < 0 ? "" : ok ? "= expected" : "MISMATCH: expected " + count(j.expected);
-        out().println(String.format(Locale.ROOT, "  %-28s %12s  %-24s %s", figure(ms, "ms"), count(rows), check, j.text));
+        out().println(String.format(Locale.ROOT, "  %-28s %12s  %-24s %s (thread CPU %s)", figure(ms, "ms"), count(rows), check,
+            j.text, figure(cpu, "ms")));
         out().flush();
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("query", j.text);
@@ -191,6 +195,7 @@ final class GraphCommand extends BenchCommand {
         r.put("median_ms", ms.median());
         r.put("min_ms", ms.min());
         r.put("max_ms", ms.max());
+        r.put("median_cpu_ms", cpu.median());
         results.add(r);
         return ok;
     }

@@ -5,6 +5,7 @@ import dev.quiver.query.iter.MemberColumn;
 import dev.quiver.snapshots.SnapshotInfo;
 import dev.quiver.snapshots.Snapshots;
 import dev.quiver.storage.World;
+import dev.quiver.storage.table.Table;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -216,13 +217,19 @@ final class Rg1Round {
     private void joinOnce(boolean first) {
         World w = rg.world();
         Rg1World.PositionX px = rg.new PositionX();
-        long[] acc = new long[2];
+        long[] acc = new long[3];
         long c0 = Machine.threadCpuNanos();
         long t0 = System.nanoTime();
         Query.parse(w, JOIN).forEach(r -> {
-            // $y is a variable, not $this: its row is found through the entity index
+            // field 1, Position($y): the engine bound $y with its table and row; entity index only when it did not
             acc[0]++;
-            acc[1] += (long) px.of(r.variable("y"));
+            Table t = r.fieldTable(1);
+            if (t != null) {
+                acc[1] += (long) px.at(t, r.fieldRow(1));
+            } else {
+                acc[1] += (long) px.of(r.variable("y"));
+                acc[2]++;
+            }
         });
         double ms = millis(t0);
         fig.add("join_ms", ms);
@@ -232,6 +239,7 @@ final class Rg1Round {
         }
         fig.count("join_count", acc[0], spec.likesCount());
         fig.count("join_sum", acc[1], spec.joinSum());
+        fig.count("join_rows_without_table", acc[2], 0);
     }
 
     private void lookup() {

@@ -45,7 +45,8 @@ import java.util.stream.StreamSupport;
  * are built on it. Writes while a callback iteration runs are refused
  * ({@link dev.quiver.storage.WorldIteratingException}); a pull iteration ({@link #iter()},
  * {@link #stream()}) fails fast with {@link WorldChangedException} after a write. Field values:
- * {@link QueryRow#get(int, Class)}, {@link TableResult#column(int)}.
+ * {@link QueryRow#get(int, Class)}, {@link QueryRow#column(int)} (in place, also for a field whose
+ * source is a variable the engine bound with its table), {@link TableResult#column(int)}.
  *
  * <p>Supported now: terms {@code C}, {@code (R, T)}, {@code C(src)}, {@code R(src, T)} with
  * entities, dotted paths, numeric ids, {@code $variables} in any position, {@code $this},
@@ -349,6 +350,7 @@ public final class Query {
     public void each(Predicate<QueryRow> visitor) {
         ResultShape sh = shape();
         Evaluator ev = new Evaluator(world, current(), presetValues);
+        SingleRows single = new SingleRows(sh);
         world.beginIteration();
         try {
             ev.runTables(b -> {
@@ -356,7 +358,7 @@ public final class Query {
                     return eachRow(TableResult.capture(sh, b), visitor);
                 }
                 if (b.batchRows() == 0) {
-                    return visitor.test(row(b)); // one row (a transitive or per-row match): no table view
+                    return visitor.test(single.row(b)); // one row (a transitive or per-row match): no table view
                 }
                 return eachRow(sh, b, visitor);
             });
@@ -370,16 +372,12 @@ public final class Query {
      * writes while {@link #each} runs, so the step stays valid without a check per row.
      */
     private boolean eachRow(TableResult t, Predicate<QueryRow> visitor) {
-        long[] data = t.sharedData(0);
-        RowIds[] rowIds = t.sharedRowIds();
+        RowGroup g = group(t);
         long[] ents = t.entities();
-        Table table = t.table();
-        List<String> names = plan.variableNames();
-        int off = t.offset(), fields = plan.fieldCount();
+        int off = t.offset();
         boolean hasThis = plan.hasThis();
         for (int i = 0, n = t.count(); i < n; i++) {
-            long e = hasThis ? ents[off + i] : 0;
-            if (!visitor.test(new QueryRow(world, names, e, table, off + i, fields, data, rowIds, i))) {
+            if (!visitor.test(new QueryRow(g, hasThis ? ents[off + i] : 0, i))) {
                 return false;
             }
         }
@@ -392,14 +390,12 @@ public final class Query {
      * transvar 650,000 batches).
      */
     private boolean eachRow(ResultShape sh, Bindings b, Predicate<QueryRow> visitor) {
-        long[] data = TableResult.captureData(sh, b);
-        RowIds[] rowIds = TableResult.rowIds(b, plan.fieldCount());
         Table table = b.table(0);
-        int off = b.batchOffset(), fields = plan.fieldCount();
+        int off = b.batchOffset();
+        RowGroup g = RowGroup.of(sh, b, table, off, TableResult.captureData(sh, b), TableResult.rowIds(b, plan.fieldCount()));
         long[] ents = table.entities(off, off + b.batchRows()); // a lazily read table reads just these rows' chunks
-        List<String> names = plan.variableNames();
         for (int i = 0, n = b.batchRows(); i < n; i++) {
-            if (!visitor.test(new QueryRow(world, names, ents[off + i], table, off + i, fields, data, rowIds, i))) {
+            if (!visitor.test(new QueryRow(g, ents[off + i], i))) {
                 return false;
             }
         }
@@ -426,8 +422,9 @@ public final class Query {
         ev.restrictThis(thisTables);
         ev.run(b -> {
             TableResult t = TableResult.capture(sh, b);
+            RowGroup g = group(t);
             for (int i = 0; i < t.count(); i++) {
-                action.accept(row(t, i));
+                action.accept(row(g, t, i));
             }
             return true;
         });
@@ -497,6 +494,7 @@ public final class Query {
         Spliterator<QueryRow> rows = new Spliterators.AbstractSpliterator<>(Long.MAX_VALUE,
                 Spliterator.ORDERED | Spliterator.NONNULL) {
             private TableResult current;
+            private RowGroup group;
             private int next;
 
             @Override
@@ -506,9 +504,10 @@ public final class Query {
                         return false;
                     }
                     current = it.next();
+                    group = group(current);
                     next = 0;
                 }
-                action.accept(row(current, next++));
+                action.accept(row(group, current, next++));
                 return true;
             }
         };
@@ -524,8 +523,9 @@ public final class Query {
         ResultShape sh = shape();
         new Evaluator(world, current(), presetValues).run(b -> {
             TableResult t = TableResult.capture(sh, b);
+            RowGroup g = group(t);
             for (int i = 0; i < t.count(); i++) {
-                out.add(row(t, i));
+                out.add(row(g, t, i));
             }
             return true;
         });
@@ -543,10 +543,39 @@ public final class Query {
                     thisSourced[f] |= thisSourced(st, f);
                 }
             }
-            sh = new ResultShape(world, plan.variableNames(), plan.variableSlots(), n, plan.hasThis(), thisSourced);
+            int[] sourceSlots = new int[n];
+            java.util.Arrays.fill(sourceSlots, -2); // not yet seen
+            for (Step st : plan.steps()) {
+                sourceSlots(st, sourceSlots);
+            }
+            for (int f = 0; f < n; f++) {
+                sourceSlots[f] = Math.max(sourceSlots[f], -1);
+            }
+            sh = new ResultShape(world, plan.variableNames(), plan.variableSlots(), n, plan.hasThis(), thisSourced,
+                sourceSlots);
             shape = sh;
         }
         return sh;
+    }
+
+    /**
+     * Records in {@code out} the source slot of each field written by {@code s}, a wrapped step or an
+     * Or alternative: the slot when every such term's source is that variable, -1 when they differ
+     * or a source is not a variable (-2 in {@code out}: no term seen yet).
+     */
+    private static void sourceSlots(Step s, int[] out) {
+        if (s.field() >= 0 && s.field() < out.length && s.term() != null) {
+            Operand src = s.term().source();
+            int slot = src != null && src.kind() == Operand.Kind.VAR ? src.slot() : -1;
+            int f = s.field();
+            out[f] = out[f] == -2 || out[f] == slot ? slot : -1;
+        }
+        if (s.inner() != null) {
+            sourceSlots(s.inner(), out);
+        }
+        for (Step a : s.alternatives()) {
+            sourceSlots(a, out);
+        }
     }
 
     /** True when a step writing {@code field} (the step itself, a wrapped step or an Or alternative) has $this as its source. */
@@ -566,34 +595,55 @@ public final class Query {
         return false;
     }
 
-    /** The one result the bindings hold (not a table batch), as {@link #row(TableResult, int)} would give it. */
-    private QueryRow row(Bindings b) {
-        int[] slots = plan.variableSlots();
-        int nv = slots.length, n = plan.fieldCount();
-        long[] data = new long[QueryRow.dataLength(nv, n)];
-        for (int i = 0; i < nv; i++) {
-            data[i] = b.value(slots[i]);
-        }
-        for (int f = 0; f < n; f++) {
-            if (b.fieldSet(f)) {
-                data[nv + f] = b.fieldId(f);
-                data[nv + n + f] = b.fieldSource(f);
-                data[nv + 2 * n + (f >>> 6)] |= 1L << f;
+    /**
+     * The single-row results of one {@link #each} call (a transitive walk to a fixed target hands
+     * out most of its sources one at a time: Debian {@code (DependsOn, libc6)}, 49,540 rows):
+     * consecutive rows matched the same way in the same table share one {@link RowGroup} (a row's
+     * own part is its entity and row), so a row costs one small object. Not for queries whose
+     * fields can have a located variable source (those differ by row).
+     */
+    private static final class SingleRows {
+        private final ResultShape shape;
+        private final boolean shareable;
+        private final long[] scratch;
+        private RowGroup last;
+
+        SingleRows(ResultShape shape) {
+            this.shape = shape;
+            boolean located = false;
+            for (int s : shape.sourceSlots()) {
+                located |= s > 0;
             }
+            this.shareable = !located;
+            this.scratch = new long[QueryRow.dataLength(shape.variableSlots().length, shape.fieldCount())];
         }
-        long self = b.value(0);
-        Table t = b.table(0);
-        int row = b.row(0);
-        boolean inTable = t != null && row >= 0 && row < t.count() && t.entity(row) == self;
-        return new QueryRow(world, plan.variableNames(), self, inTable ? t : null, inTable ? row : -1, n, data, null, 0);
+
+        /** The one result the bindings hold (not a table batch), as {@link #row(RowGroup, TableResult, int)} would give it. */
+        QueryRow row(Bindings b) {
+            long self = b.value(0);
+            Table t = b.table(0);
+            int row = b.row(0);
+            boolean inTable = t != null && row >= 0 && row < t.count() && t.entity(row) == self;
+            Table table = inTable ? t : null;
+            TableResult.captureData(shape, b, scratch);
+            RowGroup g = last;
+            if (!shareable || g == null || g.table != table || !java.util.Arrays.equals(g.data, scratch)) {
+                g = RowGroup.of(shape, b, table, 0, scratch.clone(), null);
+                last = g;
+            }
+            return new QueryRow(g, self, inTable ? row : 0);
+        }
     }
 
-    /** Row {@code i} of a step as a {@link QueryRow}, sharing the step's data. */
-    private QueryRow row(TableResult t, int i) {
-        long[] data = t.sharedData(i);
-        long thisEntity = plan.hasThis() ? t.entities()[t.offset() + i] : 0;
-        return new QueryRow(world, plan.variableNames(), thisEntity, t.table(), t.offset() + i, plan.fieldCount(), data,
-            t.sharedRowIds(), i);
+    /** The rows of a step share one group (a step made from bindings that are gone: no located sources). */
+    private static RowGroup group(TableResult t) {
+        return new RowGroup(t.shape(), t.table(), t.offset(), t.sharedData(0), t.sharedRowIds(), null, null);
+    }
+
+    /** Row {@code i} of step {@code t} (whose group is {@code g}) as a {@link QueryRow}, sharing the step's data. */
+    private QueryRow row(RowGroup g, TableResult t, int i) {
+        t.sharedData(i); // checks the row and that the world was not written
+        return new QueryRow(g, plan.hasThis() ? t.entities()[t.offset() + i] : 0, i);
     }
 
     @Override

@@ -1,14 +1,14 @@
 package dev.quiver.query;
 
 import dev.quiver.query.engine.RowIds;
+import dev.quiver.query.iter.FieldColumn;
 import dev.quiver.query.iter.FieldRead;
 import dev.quiver.query.iter.FieldValueException;
 import dev.quiver.query.iter.FieldValues;
-import dev.quiver.storage.World;
+import dev.quiver.query.iter.WorldChangedException;
 import dev.quiver.storage.table.Table;
 
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -19,46 +19,32 @@ import java.util.Map;
  * <p>Fields correspond to the written terms, except that an Or chain {@code A || B} is one field
  * and a Not scope {@code !{...}} has none (QS-10). A field is not set for Not terms, for optional
  * terms that did not match, for dependent terms that were skipped and for equality terms.
+ *
+ * <p>Field data: {@link #get(int, Class)} reads a field's value from its source the way
+ * {@link dev.quiver.storage.World#get(long, long)} does (inherited values included);
+ * {@link #column(int)} reads it in place from the table the engine found the source in
+ * ({@link #fieldTable(int)}, {@link #fieldRow(int)}), without looking the entity up.
  */
 public final class QueryRow {
-    private final World world;
-    private final List<String> names;
+    /** What the rows of this row's step share (shape, tables, data). */
+    private final RowGroup group;
     private final long thisEntity;
-    private final Table thisTable;
-    private final int thisRow;
-    private final int fields;
-    /**
-     * Shared by the rows of one query step (rows are made by the million; the array is never
-     * written after the step is made): the variable values, then each field's id, then each
-     * field's source, then the set flags and the self flags as bitsets of {@code (fields + 63) / 64}
-     * words each. A self field's source is the row's {@code $this}.
-     */
-    private final long[] data;
-    /** Per field, the ids of the step's rows when they differ by row, else null; null when none do. */
-    private final RowIds[] rowIds;
-    /** This row's position in {@link #rowIds}. */
-    private final int rowIndex;
+    /** This row's index in its step: its row in the table is {@code group.offset + index}, its entry in the per-row ids. */
+    private final int index;
 
-    QueryRow(World world, List<String> names, long thisEntity, Table thisTable, int thisRow, int fields, long[] data,
-             RowIds[] rowIds, int rowIndex) {
-        this.world = world;
-        this.names = names;
+    QueryRow(RowGroup group, long thisEntity, int index) {
+        this.group = group;
         this.thisEntity = thisEntity;
-        this.thisTable = thisTable;
-        this.thisRow = thisRow;
-        this.fields = fields;
-        this.data = data;
-        this.rowIds = rowIds;
-        this.rowIndex = rowIndex;
+        this.index = index;
     }
 
-    /** Length of the data array of a row with these counts (the layout of {@link #data}). */
+    /** Length of the data array of a row with these counts (the layout of {@link RowGroup#data}). */
     static int dataLength(int variables, int fields) {
         return variables + 2 * fields + 2 * ((fields + 63) / 64);
     }
 
     private int vars() {
-        return names.size();
+        return group.shape.variableSlots().length;
     }
 
     /** The {@code $this} entity; 0 when the query has no {@code $this} ({@link Query#hasThis()}). */
@@ -68,15 +54,16 @@ public final class QueryRow {
 
     /**
      * The table holding {@link #thisEntity()} when the engine found it by walking tables (for
-     * reading columns without a lookup), else null.
+     * reading columns without a lookup), else null. Like every table and row a result names, valid
+     * while the world is not written (rows move when it is).
      */
     public Table thisTable() {
-        return thisTable;
+        return group.table;
     }
 
     /** The row of {@link #thisEntity()} in {@link #thisTable()}; -1 when that is null. */
     public int thisRow() {
-        return thisTable == null ? -1 : thisRow;
+        return group.table == null ? -1 : group.offset + index;
     }
 
     /**
@@ -92,21 +79,21 @@ public final class QueryRow {
         if (n.equals("this") || n.equals("This")) {
             return thisEntity;
         }
-        int i = names.indexOf(n);
+        int i = group.shape.variableNames().indexOf(n);
         if (i < 0) {
             throw new IllegalArgumentException("query has no variable '$" + n + "'");
         }
-        return data[i];
+        return group.data[i];
     }
 
     /** Values of the named variables, in {@link Query#variableNames()} order (0 = unbound). */
     public long[] variables() {
-        return Arrays.copyOf(data, vars());
+        return Arrays.copyOf(group.data, vars());
     }
 
     /** Number of fields. */
     public int fieldCount() {
-        return fields;
+        return group.shape.fieldCount();
     }
 
     /**
@@ -118,7 +105,8 @@ public final class QueryRow {
         if (!fieldSet(i)) {
             return 0;
         }
-        return rowIds != null && rowIds[i] != null ? rowIds[i].id(rowIndex) : data[vars() + i];
+        RowIds[] rowIds = group.rowIds;
+        return rowIds != null && rowIds[i] != null ? rowIds[i].id(index) : group.data[vars() + i];
     }
 
     /** The entity field {@code i} matched on (its source); 0 when not set; {@code *} for a {@code _} source. */
@@ -126,21 +114,84 @@ public final class QueryRow {
         if (!fieldSet(i)) {
             return 0;
         }
+        return self(i) ? thisEntity : group.data[vars() + group.shape.fieldCount() + i];
+    }
+
+    /** True when field {@code i}'s source is this row's {@code $this} (set fields only). */
+    private boolean self(int i) {
+        int fields = group.shape.fieldCount();
         int words = (fields + 63) / 64;
-        return (data[vars() + 2 * fields + words + (i >>> 6)] & (1L << i)) != 0 ? thisEntity : data[vars() + fields + i];
+        return (group.data[vars() + 2 * fields + words + (i >>> 6)] & (1L << i)) != 0;
     }
 
     /** True when field {@code i} is set. */
     public boolean fieldSet(int i) {
+        int fields = group.shape.fieldCount();
         if (i < 0 || i >= fields) {
             throw new IndexOutOfBoundsException("field " + i + " of " + fields);
         }
-        return (data[vars() + 2 * fields + (i >>> 6)] & (1L << i)) != 0;
+        return (group.data[vars() + 2 * fields + (i >>> 6)] & (1L << i)) != 0;
+    }
+
+    /**
+     * The table holding field {@code i}'s source when the engine found the source with its table,
+     * so that its data can be read without looking the entity up: {@link #thisTable()} for a field
+     * matched on {@code $this}; for a field matched on another variable (the {@code $y} of
+     * {@code (Likes, $y), Position($y)}), the table the engine bound that variable with. Null when
+     * the field is not set or its source was bound without its table (a fixed source, a traversed
+     * or inherited match, a row made from a {@link dev.quiver.query.iter.TableResult}). The table
+     * may not hold the field's id as a column (a tag, an inherited component). Valid while the
+     * world is not written.
+     *
+     * @throws IndexOutOfBoundsException when there is no such field
+     */
+    public Table fieldTable(int i) {
+        if (!fieldSet(i)) {
+            return null;
+        }
+        if (self(i)) {
+            return group.table;
+        }
+        return group.sourceTables == null ? null : group.sourceTables[i];
+    }
+
+    /** The row of field {@code i}'s source in {@link #fieldTable(int)}; -1 when that is null. */
+    public int fieldRow(int i) {
+        Table t = fieldTable(i);
+        if (t == null) {
+            return -1;
+        }
+        return self(i) ? thisRow() : group.sourceRows[i];
+    }
+
+    /**
+     * The data of field {@code i} on its source as a one-row column view (index 0), read from the
+     * source's table without copying: {@link FieldColumn#member(String)} gives typed access
+     * ({@code row.column(1).member("x").getDouble(0)}), pair data included. The table and row are
+     * {@link #fieldTable(int)}'s when the engine located the source, else looked up.
+     *
+     * @throws FieldValueException when the field is not set, matched a wildcard, has an id per row
+     *     (a non-fragmenting pair), carries no data (a tag), or its source does not own it
+     *     (inherited, traversed or transitive: read it with {@link #get(int, Class)})
+     * @throws WorldChangedException when the world was written since this row was made
+     */
+    public FieldColumn column(int i) {
+        if (group.shape.world().writeCount() != group.writeCount) {
+            throw new WorldChangedException("the world was written after this query row was produced; "
+                    + "its table rows may have moved (read columns during the iteration)");
+        }
+        if (!fieldSet(i)) {
+            throw new FieldValueException(what(i) + " is not set");
+        }
+        if (group.rowIds != null && group.rowIds[i] != null) {
+            throw new FieldValueException(what(i) + " carries no data (a non-fragmenting pair, its id differs by row)");
+        }
+        return FieldRead.column(group.shape.world(), fieldTable(i), fieldRow(i), fieldSource(i), fieldId(i), what(i));
     }
 
     private String what(int i) {
         long id = fieldId(i);
-        return "field " + i + (id == 0 ? "" : " (" + world.idToString(id) + ")");
+        return "field " + i + (id == 0 ? "" : " (" + group.shape.world().idToString(id) + ")");
     }
 
     /**
@@ -156,7 +207,7 @@ public final class QueryRow {
         if (!fieldSet(i)) {
             throw new FieldValueException(what(i) + " is not set");
         }
-        return FieldRead.value(world, fieldSource(i), fieldId(i), what(i));
+        return FieldRead.value(group.shape.world(), fieldSource(i), fieldId(i), what(i));
     }
 
     /**
@@ -187,7 +238,8 @@ public final class QueryRow {
             return false;
         }
         QueryRow r = (QueryRow) o;
-        if (thisEntity != r.thisEntity || fields != r.fields || !Arrays.equals(variables(), r.variables())) {
+        int fields = fieldCount();
+        if (thisEntity != r.thisEntity || fields != r.fieldCount() || !Arrays.equals(variables(), r.variables())) {
             return false;
         }
         for (int f = 0; f < fields; f++) {
@@ -201,7 +253,7 @@ public final class QueryRow {
     @Override
     public int hashCode() {
         int h = Long.hashCode(thisEntity) * 31 + Arrays.hashCode(variables());
-        for (int f = 0; f < fields; f++) {
+        for (int f = 0, fields = fieldCount(); f < fields; f++) {
             h = h * 31 + (fieldSet(f) ? Long.hashCode(fieldId(f) * 31 + fieldSource(f)) : 1);
         }
         return h;
@@ -209,8 +261,8 @@ public final class QueryRow {
 
     @Override
     public String toString() {
-        long[] ids = new long[fields];
-        for (int f = 0; f < fields; f++) {
+        long[] ids = new long[fieldCount()];
+        for (int f = 0; f < ids.length; f++) {
             ids[f] = fieldSet(f) ? fieldId(f) : 0;
         }
         return "QueryRow[this=" + thisEntity + ", vars=" + Arrays.toString(variables()) + ", fields="

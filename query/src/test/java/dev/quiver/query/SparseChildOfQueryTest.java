@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and {@code cascade|desc} orders (depth worked out row by row: every child shares one table), on
  * a seeded random forest built the same way in both modes.
  */
-class SparseChildOfQueryTest {
+public class SparseChildOfQueryTest {
     @TempDir
     Path tmp;
 
@@ -38,7 +38,7 @@ class SparseChildOfQueryTest {
     };
 
     /** A world created with {@code quiver.sparse} set to {@code mode} (restored afterwards); also used by the other sparse query tests. */
-    static World create(Path dir, String mode) {
+    public static World create(Path dir, String mode) {
         String old = System.getProperty("quiver.sparse");
         System.setProperty("quiver.sparse", mode);
         try {

@@ -187,6 +187,11 @@ public final class World implements AutoCloseable {
         return tx.writes();
     }
 
+    /** True while a write transaction is open on this world object (inside a {@link #transaction} body). */
+    public boolean inTransaction() {
+        return tx.open();
+    }
+
     private void mutate(Runnable r) {
         transactionResult(w -> {
             r.run();

@@ -61,6 +61,8 @@ final class Closure {
      */
     private SparseStore store;
     private boolean storeKnown;
+    /** Backward closures kept across evaluations of this world, or null inside a transaction ({@link DownCache}). */
+    private final DownCache.View kept;
 
     // last table closure, rows of one table arrive together
     private Table lastTable;
@@ -70,6 +72,7 @@ final class Closure {
         this.world = world;
         this.relationship = relationship;
         this.rel = Ids.index(relationship);
+        this.kept = DownCache.of(world);
     }
 
     /** The relationship entity. */
@@ -213,11 +216,22 @@ final class Closure {
 
     // ------------------------------------------------------------------ backward
 
-    /** Entity indices from which {@code t} is reachable over one or more R edges. */
+    /**
+     * Entity indices from which {@code t} is reachable over one or more R edges, in walk order. The
+     * array is shared (this evaluation's memo, and {@link DownCache} across evaluations while the
+     * world is unchanged): do not modify it.
+     */
     int[] down(int t) {
         int[] m = downMemo.get(t);
         if (m != null) {
             return m;
+        }
+        if (kept != null) {
+            m = kept.get(rel, t);
+            if (m != null) {
+                memo(downMemo, t, m);
+                return m;
+            }
         }
         bfsMarks.newWalk();
         queue.clear();
@@ -243,6 +257,9 @@ final class Closure {
         // it comes again only when a cycle leads back to it)
         int[] out = Arrays.copyOfRange(queue.elements(), 1, queue.size());
         memo(downMemo, t, out);
+        if (kept != null) {
+            kept.put(rel, t, out);
+        }
         return out;
     }
 

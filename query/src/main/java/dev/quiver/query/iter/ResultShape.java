@@ -16,9 +16,11 @@ import java.util.List;
  * @param hasThis       the query uses {@code $this}
  * @param thisSourced   per field: some term writing the field has {@code $this} as its source, so
  *                      its source is the row's own entity whenever it equals {@code $this}
+ * @param sourceSlots   per field: the variable slot every term writing the field has as its source,
+ *                      or -1 when that is not one variable (a fixed source, terms that differ)
  */
 public record ResultShape(World world, List<String> variableNames, int[] variableSlots, int fieldCount,
-                          boolean hasThis, boolean[] thisSourced) {
+                          boolean hasThis, boolean[] thisSourced, int[] sourceSlots) {
 
     public ResultShape {
         variableNames = List.copyOf(variableNames);

@@ -93,7 +93,19 @@ public final class TableResult {
      */
     public static long[] captureData(ResultShape shape, Bindings b) {
         int nv = shape.variableSlots().length, nf = shape.fieldCount(), words = (nf + 63) / 64;
-        long[] data = new long[nv + 2 * nf + 2 * words];
+        return captureData(shape, b, new long[nv + 2 * nf + 2 * words]);
+    }
+
+    /**
+     * {@link #captureData(ResultShape, Bindings)} into {@code out} (of that length, every entry
+     * written), for a caller that keeps the previous step's array when the new one equals it. A
+     * self field's source entry is 0 (the source is each row's entity), so that the data of
+     * consecutive single rows matched the same way is equal.
+     */
+    public static long[] captureData(ResultShape shape, Bindings b, long[] out) {
+        int nv = shape.variableSlots().length, nf = shape.fieldCount(), words = (nf + 63) / 64;
+        long[] data = out;
+        java.util.Arrays.fill(data, nv, data.length, 0L);
         for (int i = 0; i < nv; i++) {
             data[i] = b.value(shape.variableSlots()[i]);
         }
@@ -104,10 +116,11 @@ public final class TableResult {
             }
             long src = b.fieldSource(f);
             data[nv + f] = b.fieldId(f);
-            data[nv + nf + f] = src;
             data[nv + 2 * nf + (f >>> 6)] |= 1L << f;
             if (self != 0 && src == self && shape.thisSourced()[f]) {
                 data[nv + 2 * nf + words + (f >>> 6)] |= 1L << f;
+            } else {
+                data[nv + nf + f] = src;
             }
         }
         return data;
@@ -192,6 +205,11 @@ public final class TableResult {
     /** Internal (with {@link #sharedData}): per field the ids of the rows when they differ by row, else null; null when none do. Do not modify. */
     public RowIds[] sharedRowIds() {
         return rowIds;
+    }
+
+    /** Internal (for {@link dev.quiver.query.Query}'s rows): what every result of the query shares. */
+    public ResultShape shape() {
+        return shape;
     }
 
     /** The reported variable names (no {@code $this}), in first-appearance order. */
