@@ -368,6 +368,17 @@ public final class EntityIndex {
     }
 
     /**
+     * Sets one index's persisted state while its block is read from its page: like
+     * {@link #restoreEntry} with no name, for an entry reset to never used just before (the block
+     * read of {@link #lazy}, {@link #readAll}), whose name is already null.
+     */
+    public void restoreReadEntry(int i, byte st, int generation, int table, int row) {
+        live[i] = pack(st, generation);
+        tableOf[i] = table;
+        rowOf[i] = row;
+    }
+
+    /**
      * Gives the entries of block {@code b} (just read through {@link #restoreEntry} with null names)
      * their names as UTF-8 bytes, decoded when first asked ({@link #name}): the name of index
      * {@code (b << BLOCK_SHIFT) + k} is {@code bytes[ends[k - 1], ends[k])} ({@code ends[-1]} is 0;

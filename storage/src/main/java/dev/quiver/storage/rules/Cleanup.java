@@ -149,7 +149,7 @@ public final class Cleanup {
         // the survivors that refer to a doomed entity (a subtree's own members are most of the
         // references: they are skipped here, not collected and then removed)
         var holders = new IntOpenHashSet();
-        boolean scanKeys = order.size() >= KEY_SCAN_AT;
+        boolean scanKeys = order.size() >= keyScanAt;
         if (scanKeys) { // the records naming a doomed entity, found among the few records there are
             for (long key : recordKeys()) {
                 if (Ids.isPair(key) ? Ids.second(key) == Ids.WILDCARD_INDEX && doomed.contains(Ids.first(key))
@@ -231,9 +231,11 @@ public final class Cleanup {
      * scanning the records' keys (a few dozen in most worlds: the ids used in table types) rather
      * than by looking up three keys per doomed entity (RG-1's delete: 333,333 lookups, most of
      * them of keys no table holds). Below it, a delete of a few entities does not build a lazily
-     * read component index (IdRecords) for its keys.
+     * read component index (IdRecords) for its keys. {@code -Dquiver.cleanup.keyScanAt} sets
+     * another point (read when the world is opened), for tests that compare both ways.
      */
     static final int KEY_SCAN_AT = IndexSet.DENSE_AT;
+    private final int keyScanAt = Math.max(1, Integer.getInteger("quiver.cleanup.keyScanAt", KEY_SCAN_AT));
 
     /** The keys of the component index, copied (the records change while the cleanup runs). */
     private long[] recordKeys() {
