@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  * <p><b>Blocks read when touched</b> (open in place, issue 8 section 2). After {@link #lazy}, the
  * entries are read in blocks of {@value #BLOCK} indices (one {@code entities} page each) the first
  * time an accessor touches an index of the block: until then the block's states hold the sentinel
- * {@link #UNREAD}, so that every accessor pays one well-predicted branch on the state byte. A
+ * {@link #UNREAD}, so that every accessor pays one well-predicted branch on the state bits. A
  * reader may bound the blocks kept decoded ({@link #budget}, first read first forgotten); a writer
  * forgets only between transactions, down to its budget ({@link LazyBlocks#writerBudget}: a
  * forgotten block loses its names and is read again when touched; the fixed-size fields stay in
@@ -50,8 +50,12 @@ public final class EntityIndex {
     public static final int BLOCK = 1 << BLOCK_SHIFT;
 
     private final Changes changes;
-    private int[] gens = new int[0];
-    private byte[] state = new byte[0];
+    /**
+     * By entity index: the state in bits 16..23 and the generation in bits 0..15, in one int so
+     * that an alive check ({@link #isAlive}: the hot read of every {@code has}, {@code get} and
+     * variable binding) costs one memory access, not one per field.
+     */
+    private int[] live = new int[0];
     private int[] tableOf = new int[0];
     private int[] rowOf = new int[0];
     /** By block: its entities' names as UTF-8 bytes; null: no entity of the block is named. */
@@ -74,8 +78,7 @@ public final class EntityIndex {
 
     /** Forgets every entity (before a reload); the index is no longer lazy. */
     public void clear() {
-        gens = new int[0];
-        state = new byte[0];
+        live = new int[0];
         tableOf = new int[0];
         rowOf = new int[0];
         names = new BlockNames[0];
@@ -89,9 +92,26 @@ public final class EntityIndex {
 
     /** Reads the block of index {@code i} unless it is in memory: the one branch the accessors pay. */
     private void touch(int i) {
-        if (state[i] == UNREAD) {
+        if ((live[i] >>> STATE_SHIFT) == UNREAD) {
             blocks.touch(i >>> BLOCK_SHIFT);
         }
+    }
+
+    /** Bits of {@link #live} below the state: the generation's. */
+    private static final int STATE_SHIFT = 16;
+    /** {@link #live} of an alive entry of generation 0 (add the generation). */
+    private static final int ALIVE_BITS = ALIVE << STATE_SHIFT;
+
+    private static int pack(byte st, int generation) {
+        return (st << STATE_SHIFT) | (generation & Ids.MAX_GENERATION);
+    }
+
+    private static byte stateOf(int packed) {
+        return (byte) (packed >>> STATE_SHIFT);
+    }
+
+    private static int generationOf(int packed) {
+        return packed & Ids.MAX_GENERATION;
     }
 
     /** True when {@code e} names an alive entity of the current generation (never a pair). */
@@ -103,8 +123,12 @@ public final class EntityIndex {
         if (i <= 0 || i >= nextIndex) {
             return false;
         }
-        touch(i);
-        return state[i] == ALIVE && gens[i] == Ids.generation(e);
+        int v = live[i];
+        if ((v >>> STATE_SHIFT) == UNREAD) {
+            blocks.touch(i >>> BLOCK_SHIFT);
+            v = live[i];
+        }
+        return v == (ALIVE_BITS | Ids.generation(e));
     }
 
     /** True when index {@code i} holds an alive entity. */
@@ -113,7 +137,7 @@ public final class EntityIndex {
             return false;
         }
         touch(i);
-        return state[i] == ALIVE;
+        return stateOf(live[i]) == ALIVE;
     }
 
     /** The index of an alive entity, or -1 when {@code e} is not alive (or stale). */
@@ -140,13 +164,14 @@ public final class EntityIndex {
             return 0;
         }
         touch(index);
-        return state[index] != ALIVE ? 0 : Ids.entity(index, gens[index]);
+        int v = live[index];
+        return stateOf(v) != ALIVE ? 0 : Ids.entity(index, generationOf(v));
     }
 
     /** The id of index {@code i} at its current generation (alive or not). */
     public long idOf(int i) {
         touch(i);
-        return Ids.entity(i, gens[i]);
+        return Ids.entity(i, generationOf(live[i]));
     }
 
     /** One past the highest index ever used. */
@@ -156,12 +181,12 @@ public final class EntityIndex {
 
     public byte state(int i) {
         touch(i);
-        return state[i];
+        return stateOf(live[i]);
     }
 
     public int generation(int i) {
         touch(i);
-        return gens[i];
+        return generationOf(live[i]);
     }
 
     /** The entity's own name (a new String each call), or null for an anonymous entity. */
@@ -317,22 +342,22 @@ public final class EntityIndex {
     /** Marks index {@code i} alive with a name (null: anonymous) and returns its id. */
     public long revive(int i, String name) {
         touch(i);
-        if (state[i] != ALIVE) {
+        int g = generationOf(live[i]);
+        if (stateOf(live[i]) != ALIVE) {
             alive++;
         }
-        state[i] = ALIVE;
+        live[i] = pack(ALIVE, g);
         setNameEntry(i, name);
-        return Ids.entity(i, gens[i]);
+        return Ids.entity(i, g);
     }
 
     /** Marks index {@code i} dead, bumps its generation and puts it on the free list. */
     public void kill(int i) {
         touch(i);
-        if (state[i] == ALIVE) {
+        if (stateOf(live[i]) == ALIVE) {
             alive--;
         }
-        state[i] = DEAD;
-        gens[i] = (gens[i] + 1) & Ids.MAX_GENERATION;
+        live[i] = pack(DEAD, generationOf(live[i]) + 1);
         setNameEntry(i, null);
         tableOf[i] = 0;
         rowOf[i] = -1;
@@ -344,7 +369,7 @@ public final class EntityIndex {
         int below = 0;
         for (int i = 1; i < Math.min(from, nextIndex); i++) {
             touch(i);
-            if (state[i] == ALIVE) {
+            if (stateOf(live[i]) == ALIVE) {
                 below++;
             }
         }
@@ -367,9 +392,19 @@ public final class EntityIndex {
 
     /** Sets one index's persisted state (loading a block). */
     public void restoreEntry(int i, byte st, int generation, String name, int table, int row) {
-        state[i] = st;
-        gens[i] = generation;
+        live[i] = pack(st, generation);
         setNameEntry(i, name);
+        tableOf[i] = table;
+        rowOf[i] = row;
+    }
+
+    /**
+     * Sets one index's persisted state while its block is read from its page: like
+     * {@link #restoreEntry} with no name, for an entry reset to never used just before (the block
+     * read of {@link #lazy}, {@link #readAll}), whose name is already null.
+     */
+    public void restoreReadEntry(int i, byte st, int generation, int table, int row) {
+        live[i] = pack(st, generation);
         tableOf[i] = table;
         rowOf[i] = row;
     }
@@ -393,7 +428,9 @@ public final class EntityIndex {
      */
     public void lazy(IntConsumer reader, Runnable readAll) {
         pageReader = reader;
-        Arrays.fill(state, 0, nextIndex, UNREAD);
+        for (int i = 0; i < nextIndex; i++) {
+            live[i] = pack(UNREAD, live[i]);
+        }
         blocks.lazy(this::readBlock, readAll);
     }
 
@@ -422,8 +459,7 @@ public final class EntityIndex {
         names[b] = null;
         int from = b << BLOCK_SHIFT, to = Math.min(nextIndex, from + BLOCK);
         if (from < to) { // as restoreEntry(i, FREE_NEVER, 0, null, 0, 0) for each, in bulk
-            Arrays.fill(state, from, to, FREE_NEVER);
-            Arrays.fill(gens, from, to, 0);
+            Arrays.fill(live, from, to, pack(FREE_NEVER, 0));
             Arrays.fill(tableOf, from, to, 0);
             Arrays.fill(rowOf, from, to, 0);
         }
@@ -432,7 +468,9 @@ public final class EntityIndex {
     private void forgetBlock(int b) {
         names[b] = null;
         int from = b << BLOCK_SHIFT, to = Math.min(nextIndex, from + BLOCK);
-        Arrays.fill(state, from, Math.max(from, to), UNREAD);
+        for (int i = from; i < to; i++) {
+            live[i] = pack(UNREAD, live[i]); // the generation stays
+        }
     }
 
     /**
@@ -480,14 +518,14 @@ public final class EntityIndex {
      * before the committed entries are read again). Indices past the array are ignored.
      */
     public void resetRange(int from, int to) {
-        for (int i = from; i < Math.min(to, gens.length); i++) {
+        for (int i = from; i < Math.min(to, live.length); i++) {
             restoreEntry(i, FREE_NEVER, 0, null, 0, 0);
         }
     }
 
     /** The entries the flat arrays hold now (at least {@link #nextIndex}); for tests and statistics. */
     public int capacity() {
-        return gens.length;
+        return live.length;
     }
 
     /** Reserves the builtin index range of a new world. */
@@ -497,13 +535,12 @@ public final class EntityIndex {
     }
 
     private void ensureCapacity(int n) {
-        if (n <= gens.length) {
+        if (n <= live.length) {
             return;
         }
         // by an eighth when large (Capacity): at 1.1M entities, doubling left 1M unused entries (17 MiB of the five arrays)
-        int cap = Capacity.grown(gens.length, Math.max(n, 1024));
-        gens = Arrays.copyOf(gens, cap);
-        state = Arrays.copyOf(state, cap);
+        int cap = Capacity.grown(live.length, Math.max(n, 1024));
+        live = Arrays.copyOf(live, cap);
         tableOf = Arrays.copyOf(tableOf, cap);
         rowOf = Arrays.copyOf(rowOf, cap);
         names = Arrays.copyOf(names, (cap >>> BLOCK_SHIFT) + 1); // the block of index cap too: allocate reads it before growing

@@ -229,6 +229,25 @@ public final class Bytes {
          * @throws CorruptionException when the page ends inside it or it runs past 10 bytes or 64 bits
          */
         public long varint() {
+            // one or two bytes (most varints of a page: states, deltas, lengths) without the loop;
+            // past the end or longer, the checked loop below
+            int q = p;
+            if (q + 1 < b.length) {
+                int x = b[q];
+                if (x >= 0) {
+                    p = q + 1;
+                    return x;
+                }
+                int y = b[q + 1];
+                if (y >= 0) {
+                    p = q + 2;
+                    return (x & 0x7F) | ((long) y << 7);
+                }
+            }
+            return varintLoop();
+        }
+
+        private long varintLoop() {
             int at = p;
             long v = 0;
             for (int shift = 0; shift < 64; shift += 7) {

@@ -88,6 +88,7 @@ final class EntityPage {
         int[] ends = new int[n];
         int end = 0, prevStart = 0, prevLength = 0;
         long table = 0, row = -1;
+        Table tb = null; // the table of the previous alive entry (most entries of a block share one)
         for (int i = 0; i < n; i++) {
             int idx = base + i;
             ends[i] = end;
@@ -113,7 +114,9 @@ final class EntityPage {
             if (st == EntityIndex.ALIVE) {
                 table += r.zigzag();
                 row += 1 + r.zigzag();
-                Table tb = table >= 0 && table < tables.size() ? tables.get((int) table) : null;
+                if (tb == null || tb.id() != table) {
+                    tb = table >= 0 && table < tables.size() ? tables.get((int) table) : null;
+                }
                 if (tb == null || row < 0 || row > Integer.MAX_VALUE
                         || (checkRows && (row >= tb.count()
                             || tb.rowInMemory((int) row) && tb.entity((int) row) != Ids.entity(idx, (int) gen)))) {
@@ -137,7 +140,7 @@ final class EntityPage {
                     ends[i] = end;
                 }
             }
-            ei.restoreEntry(idx, st, (int) gen, null, t, rw);
+            ei.restoreReadEntry(idx, st, (int) gen, t, rw);
         }
         if (names.length - end > 64 + end / 4) {
             names = Arrays.copyOf(names, end); // a decoded block keeps about what its names take

@@ -17,6 +17,10 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
 /**
  * Deleting an entity under the cleanup policies (Flecs v4 cleanup policies), in two phases so that
  * a Panic changes nothing:
@@ -145,10 +149,21 @@ public final class Cleanup {
         // the survivors that refer to a doomed entity (a subtree's own members are most of the
         // references: they are skipped here, not collected and then removed)
         var holders = new IntOpenHashSet();
+        boolean scanKeys = order.size() >= keyScanAt;
+        if (scanKeys) { // the records naming a doomed entity, found among the few records there are
+            for (long key : recordKeys()) {
+                if (Ids.isPair(key) ? Ids.second(key) == Ids.WILDCARD_INDEX && doomed.contains(Ids.first(key))
+                        : isDoomedId(key, doomed)) {
+                    addSurvivors(tables.records().get(key), doomed, holders);
+                }
+            }
+        }
         for (int k = 0; k < order.size(); k++) {
             int x = order.getInt(k);
-            addSurvivors(tables.records().get(entities.idOf(x)), doomed, holders);
-            addSurvivors(tables.records().get(Ids.pairOfIndices(x, Ids.WILDCARD_INDEX)), doomed, holders);
+            if (!scanKeys) {
+                addSurvivors(tables.records().get(entities.idOf(x)), doomed, holders);
+                addSurvivors(tables.records().get(Ids.pairOfIndices(x, Ids.WILDCARD_INDEX)), doomed, holders);
+            }
             LongArrayList refs = reverse.get(x);
             if (refs != null) {
                 for (int k2 = 0; k2 < refs.size(); k2++) {
@@ -172,8 +187,11 @@ public final class Cleanup {
                 moves.move(h, keep.toLongArray());
             }
         }
-        long[] doomedIds = new long[order.size()];
-        for (int k = 0; k < doomedIds.length; k++) {
+        // the tables naming a doomed entity: the same before and after the doomed leave their rows
+        // (the survivors have moved out above, and removing rows makes no table)
+        List<Table> referring = scanKeys ? referringTables(doomed) : null;
+        long[] doomedIds = scanKeys ? null : new long[order.size()];
+        for (int k = 0; !scanKeys && k < doomedIds.length; k++) {
             doomedIds[k] = entities.idOf(order.getInt(k));
         }
         // names of doomed children go with them; deepest first keeps paths valid while removing
@@ -201,7 +219,62 @@ public final class Cleanup {
             changes.entity(x);
             changes.meta();
         }
-        tables.dropReferring(doomedIds);
+        if (scanKeys) {
+            tables.drop(referring);
+        } else {
+            tables.dropReferring(doomedIds);
+        }
+    }
+
+    /**
+     * From this many doomed entities on, the component-index records naming one are found by
+     * scanning the records' keys (a few dozen in most worlds: the ids used in table types) rather
+     * than by looking up three keys per doomed entity (RG-1's delete: 333,333 lookups, most of
+     * them of keys no table holds). Below it, a delete of a few entities does not build a lazily
+     * read component index (IdRecords) for its keys. {@code -Dquiver.cleanup.keyScanAt} sets
+     * another point (read when the world is opened), for tests that compare both ways.
+     */
+    static final int KEY_SCAN_AT = IndexSet.DENSE_AT;
+    private final int keyScanAt = Math.max(1, Integer.getInteger("quiver.cleanup.keyScanAt", KEY_SCAN_AT));
+
+    /** The keys of the component index, copied (the records change while the cleanup runs). */
+    private long[] recordKeys() {
+        return tables.records().keys().toLongArray();
+    }
+
+    /** True when the non-pair id {@code key} is a doomed entity (its index doomed, at its current generation). */
+    private boolean isDoomedId(long key, IndexSet doomed) {
+        int i = Ids.index(key);
+        return doomed.contains(i) && entities.idOf(i) == key;
+    }
+
+    /**
+     * The tables whose type names a doomed entity as an id, as a pair's relationship or as its
+     * target ({@code TableSet.dropReferring}'s records: {@code e}, {@code (e, *)}, {@code (*, e)}),
+     * each once, in ascending table id; read while the doomed entities are alive.
+     */
+    private List<Table> referringTables(IndexSet doomed) {
+        var seen = new IntOpenHashSet();
+        var out = new ArrayList<Table>();
+        for (long key : recordKeys()) {
+            boolean refers;
+            if (Ids.isPair(key)) {
+                int f = Ids.first(key), t = Ids.second(key);
+                refers = t == Ids.WILDCARD_INDEX && f != Ids.WILDCARD_INDEX && doomed.contains(f)
+                        || f == Ids.WILDCARD_INDEX && t != Ids.WILDCARD_INDEX && doomed.contains(t);
+            } else {
+                refers = isDoomedId(key, doomed);
+            }
+            if (refers) {
+                for (Table t : tables.records().get(key)) {
+                    if (seen.add(t.id())) {
+                        out.add(t);
+                    }
+                }
+            }
+        }
+        out.sort(Comparator.comparingInt(Table::id));
+        return out;
     }
 
     private static void addSurvivors(Iterable<Table> holding, IndexSet doomed, IntOpenHashSet holders) {

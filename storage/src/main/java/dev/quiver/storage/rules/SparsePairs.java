@@ -518,13 +518,25 @@ public final class SparsePairs {
                 continue;
             }
             int rel = Ids.first(x);
-            for (int t : st().targets(rel, idx)) {
-                st().remove(rel, idx, t);
-                childOfChanged(rel, t);
-                if (!doomed.contains(t)) {
-                    moves.pairRemoved(idx, Ids.pairOfIndices(rel, t));
+            SparseStore st = st();
+            if (st.more(rel, idx) == null) { // one target (an exclusive-like relationship): no array
+                int t = st.first(rel, idx);
+                if (t != 0) {
+                    dropPair(st, idx, rel, t, doomed);
                 }
+                continue;
             }
+            for (int t : st.targets(rel, idx)) {
+                dropPair(st, idx, rel, t, doomed);
+            }
+        }
+    }
+
+    private void dropPair(SparseStore st, int idx, int rel, int t, IndexSet doomed) {
+        st.remove(rel, idx, t);
+        childOfChanged(rel, t);
+        if (!doomed.contains(t)) {
+            moves.pairRemoved(idx, Ids.pairOfIndices(rel, t));
         }
     }
 

@@ -32,12 +32,32 @@ public final class SparseStore {
     }
 
     private final Int2ObjectOpenHashMap<Column> byRel = new Int2ObjectOpenHashMap<>();
+    /**
+     * The column last asked for and its relationship index (-1: none): a run of lookups of one
+     * relationship (RG-1's has-pair checks, a query's marker table) reads its column without
+     * hashing. Columns are never removed from {@link #byRel} but by {@link #clear}, which resets it.
+     */
+    private int lastRel = -1;
+    private Column lastColumn;
     /** Undo log: (added ? 1 : 0), rel, source, target per change of the open transaction. */
     private final IntArrayList log = new IntArrayList();
 
+    /** The column of relationship index {@code rel}, or null when it never had a pair. */
+    private Column column(int rel) {
+        if (rel == lastRel) {
+            return lastColumn;
+        }
+        Column c = byRel.get(rel);
+        if (c != null) {
+            lastRel = rel;
+            lastColumn = c;
+        }
+        return c;
+    }
+
     /** True when relationship index {@code rel} has some sparse pair. */
     public boolean inUse(int rel) {
-        Column c = byRel.get(rel);
+        Column c = column(rel);
         return c != null && c.holders > 0;
     }
 
@@ -56,13 +76,13 @@ public final class SparseStore {
 
     /** The smallest target index of {@code (rel, T)} on source {@code src}, or 0 when none. */
     public int first(int rel, int src) {
-        Column c = byRel.get(rel);
+        Column c = column(rel);
         return c == null || src >= c.first.length ? 0 : c.first[src];
     }
 
     /** True when source {@code src} holds {@code (rel, tgt)}. */
     public boolean has(int rel, int src, int tgt) {
-        Column c = byRel.get(rel);
+        Column c = column(rel);
         if (c == null || src >= c.first.length) {
             return false;
         }
@@ -84,7 +104,7 @@ public final class SparseStore {
      * more targets ({@link #more}); 0 when it has none.
      */
     public void firsts(int rel, long[] sources, int from, int n, int[] out) {
-        Column c = byRel.get(rel);
+        Column c = column(rel);
         int[] first = c == null ? NONE : c.first;
         boolean overflow = c != null && !c.more.isEmpty();
         for (int i = 0; i < n; i++) {
@@ -99,13 +119,13 @@ public final class SparseStore {
      * when it has at most one (no copy: do not modify).
      */
     public int[] more(int rel, int src) {
-        Column c = byRel.get(rel);
+        Column c = column(rel);
         return c == null ? null : c.more.get(src);
     }
 
     /** The target indices of {@code (rel, T)} on source {@code src}, ascending (empty when none). */
     public int[] targets(int rel, int src) {
-        Column c = byRel.get(rel);
+        Column c = column(rel);
         if (c == null || src >= c.first.length || c.first[src] == 0) {
             return NONE;
         }
@@ -135,7 +155,7 @@ public final class SparseStore {
 
     /** Number of targets of {@code rel} on {@code src}. */
     public int count(int rel, int src) {
-        Column c = byRel.get(rel);
+        Column c = column(rel);
         if (c == null || src >= c.first.length || c.first[src] == 0) {
             return 0;
         }
@@ -201,13 +221,21 @@ public final class SparseStore {
     }
 
     private boolean drop(int rel, int src, int tgt) {
-        Column c = byRel.get(rel);
+        Column c = column(rel);
         if (c == null || src >= c.first.length || c.first[src] == 0) {
             return false;
         }
         int f = c.first[src];
-        int[] m = c.more.get(src);
-        int[] all = m == null ? new int[] {f} : concat(f, m);
+        int[] m = c.more.isEmpty() ? null : c.more.get(src);
+        if (m == null) { // one target: no array to rebuild
+            if (f != tgt) {
+                return false;
+            }
+            c.first[src] = 0;
+            c.holders--;
+            return true;
+        }
+        int[] all = concat(f, m);
         int pos = Arrays.binarySearch(all, tgt);
         if (pos < 0) {
             return false;
@@ -238,7 +266,7 @@ public final class SparseStore {
 
     /** Calls {@code action(src, tgt)} for every pair of {@code rel}. */
     public void forEach(int rel, PairConsumer action) {
-        Column c = byRel.get(rel);
+        Column c = column(rel);
         if (c == null) {
             return;
         }
@@ -283,6 +311,8 @@ public final class SparseStore {
     /** Empties the store (before a load). */
     public void clear() {
         byRel.clear();
+        lastRel = -1;
+        lastColumn = null;
         log.clear();
     }
 }

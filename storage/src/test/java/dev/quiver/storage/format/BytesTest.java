@@ -126,6 +126,14 @@ class BytesTest {
         byte[] top = {-128, -128, -128, -128, -128, -128, -128, -128, -128, 1};
         assertEquals(Long.MIN_VALUE, new Bytes.Reader(top).varint());
         assertThrows(CorruptionException.class, () -> new Bytes.Reader(new byte[] {-128}).varint());
+        // the one- and two-byte paths at a page's last bytes, and a two-byte varint cut after its first
+        assertEquals(5, new Bytes.Reader(new byte[] {5}).varint());
+        assertEquals(129, new Bytes.Reader(new byte[] {(byte) 0x81, 1}).varint());
+        Bytes.Reader pair = new Bytes.Reader(new byte[] {(byte) 0xFF, 0x7F, 3});
+        assertEquals(16383, pair.varint());
+        assertEquals(3, pair.varint());
+        assertEquals(0, pair.remaining());
+        assertThrows(CorruptionException.class, () -> new Bytes.Reader(new byte[] {7, (byte) 0x81}, 1).varint());
         // bounded values, counts and lengths
         Bytes.Writer w = new Bytes.Writer(1);
         w.varint(65);
