@@ -293,6 +293,17 @@ public final class Prefabs implements TraitRules.Instantiation {
             for (int k = 1; k < n; k++) {
                 childAt[next[parentAt[k]]++] = k;
             }
+            // each replica adds one entry per pair to its target's reverse list (a prefab entity's
+            // lists grow by every instance): room for them all at once, not by half again each time
+            var perTarget = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap();
+            for (long[] ps : pairs) {
+                for (long id : ps) {
+                    perTarget.addTo(Ids.second(id), 1);
+                }
+            }
+            for (var e : perTarget.int2IntEntrySet()) {
+                moves.reservePairs(e.getIntKey(), (int) Math.min(Integer.MAX_VALUE - 16, (long) e.getIntValue() * replicas));
+            }
         }
 
         /**
