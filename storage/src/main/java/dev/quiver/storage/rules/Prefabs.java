@@ -212,8 +212,6 @@ public final class Prefabs implements TraitRules.Instantiation {
     private final class Replica {
         private final int[] subtree;
         private final Table[] tables;
-        /** Per entity of the subtree, its table's columns: the source row and the replica's are in the same table. */
-        private final Column[][] columns;
         /** Per entity of the subtree, its row (appending replicas never moves it). */
         private final int[] srcRow;
         private final String[] nameOf;
@@ -243,7 +241,6 @@ public final class Prefabs implements TraitRules.Instantiation {
             this.subtree = subtree;
             int n = subtree.length;
             tables = new Table[n];
-            columns = new Column[n][];
             srcRow = new int[n];
             nameOf = new String[n];
             parentAt = new int[n];
@@ -258,7 +255,6 @@ public final class Prefabs implements TraitRules.Instantiation {
                 int x = subtree[k];
                 at.put(x, k);
                 tables[k] = moves.tableOf(x);
-                columns[k] = tables[k].columns();
                 srcRow[k] = entities.row(x);
                 nameOf[k] = entities.name(x);
                 parentAt[k] = k == 0 ? -1 : at.get(paths.parentIndex(x)); // a parent comes before its children
@@ -337,7 +333,7 @@ public final class Prefabs implements TraitRules.Instantiation {
                 int idx = entities.allocate();
                 String name = nameOf[k];
                 long e = entities.revive(idx, name);
-                int row = t.append(e);
+                int row = t.appendCopy(e, srcRow[k]); // the same values as the first instance's row
                 entities.place(idx, t.id(), row);
                 if (idx >>> Changes.ENTITY_BLOCK_SHIFT != blockMarked) {
                     blockMarked = idx >>> Changes.ENTITY_BLOCK_SHIFT;
@@ -347,10 +343,6 @@ public final class Prefabs implements TraitRules.Instantiation {
                 if (chunk != chunkMarked[k]) {
                     chunkMarked[k] = chunk;
                     changes.row(t.id(), row);
-                }
-                int from = srcRow[k];
-                for (Column c : columns[k]) {
-                    c.copyRow(from, c, row);
                 }
                 for (long id : pairs[k]) {
                     moves.pairAdded(idx, id);
