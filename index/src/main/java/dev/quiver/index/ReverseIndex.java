@@ -37,6 +37,8 @@ public final class ReverseIndex {
     public void clear() {
         lists = new LongArrayList[1024];
         targets = 0;
+        spare = null;
+        spareTarget = -1;
         blocks.clear();
     }
 
@@ -123,12 +125,43 @@ public final class ReverseIndex {
         }
         LongArrayList l = lists[target];
         if (l == null) {
-            l = new LongArrayList(2);
+            if (target == spareTarget && spare != null) {
+                l = spare;
+                spare = null;
+                spareTarget = -1;
+            } else {
+                l = new LongArrayList(2);
+            }
             lists[target] = l;
             targets++;
         }
         l.add(entry);
     }
+
+    /**
+     * Makes room for {@code more} further entries of {@code target} (at least 1), so that adding
+     * them one by one copies its list at most once: a batch instantiation adds one entry per
+     * instance to each prefab entity's list, which grew by half again many times per batch.
+     * Changes no entry: a target without entries stays without (its room is kept for the next
+     * {@link #add}).
+     */
+    public void reserve(int target, int more) {
+        touch(target);
+        if (target >= lists.length) {
+            lists = Arrays.copyOf(lists, Math.max(target + 1, lists.length * 2));
+        }
+        LongArrayList l = lists[target];
+        if (l == null) {
+            spareTarget = target;
+            spare = new LongArrayList(Math.max(2, more));
+            return;
+        }
+        l.ensureCapacity((int) Math.min(Integer.MAX_VALUE - 8, (long) l.size() + more));
+    }
+
+    /** The empty list {@link #reserve} made for target {@link #spareTarget}, which had no entries (the last one reserved only), or null. */
+    private LongArrayList spare;
+    private int spareTarget = -1;
 
     /** Removes one occurrence of an entry; a list left empty is dropped. */
     public void remove(int target, long entry) {

@@ -2,10 +2,7 @@ package dev.quiver.storage.file;
 
 import dev.quiver.error.StorageIOException;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -138,40 +135,41 @@ public final class Journal implements AutoCloseable {
         }
     }
 
+    /**
+     * The record of one transaction, written straight into an array of its exact length (its
+     * pages are copied once: a batch's record holds thousands of pages).
+     */
     private static byte[] encode(long txSeq, List<Entry> entries) {
-        try {
-            var bos = new ByteArrayOutputStream(1 << 16);
-            var out = new DataOutputStream(bos);
-            out.writeInt(PENDING); // made MAGIC once forced
-            out.writeInt(0); // length placeholder
-            out.writeLong(txSeq);
-            out.writeInt(entries.size());
-            for (Entry e : entries) {
-                if (e.map() < 0 || e.map() >= DELTA_FLAG || (e.delta() && e.blob() == null)) {
-                    throw new IllegalArgumentException("journal entry of family " + e.map() + (e.delta() ? ", a delta without bytes" : ""));
-                }
-                out.writeByte(e.delta() ? e.map() | DELTA_FLAG : e.map());
-                out.writeLong(e.key());
-                if (e.blob() == null) {
-                    out.writeInt(-1);
-                } else {
-                    out.writeInt(e.blob().length);
-                    out.write(e.blob());
-                }
+        long size = 4 + 4 + 8 + 4 + 4; // magic, length, txSeq, count, crc
+        for (Entry e : entries) {
+            if (e.map() < 0 || e.map() >= DELTA_FLAG || (e.delta() && e.blob() == null)) {
+                throw new IllegalArgumentException("journal entry of family " + e.map() + (e.delta() ? ", a delta without bytes" : ""));
             }
-            out.writeInt(0); // crc placeholder
-            out.flush();
-            byte[] rec = bos.toByteArray();
-            int payloadLen = rec.length - 12;
-            ByteBuffer bb = ByteBuffer.wrap(rec);
-            bb.putInt(4, payloadLen);
-            CRC32C crc = new CRC32C();
-            crc.update(rec, 8, payloadLen);
-            bb.putInt(rec.length - 4, (int) crc.getValue());
-            return rec;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
+            size += 1 + 8 + 4 + (e.blob() == null ? 0 : e.blob().length);
         }
+        if (size > Integer.MAX_VALUE - 16) {
+            throw new StorageIOException("a transaction of " + size + " bytes exceeds the largest journal record");
+        }
+        byte[] rec = new byte[(int) size];
+        ByteBuffer bb = ByteBuffer.wrap(rec); // big-endian, as records were always written
+        bb.putInt(PENDING); // made MAGIC once forced
+        bb.putInt(rec.length - 12);
+        bb.putLong(txSeq);
+        bb.putInt(entries.size());
+        for (Entry e : entries) {
+            bb.put((byte) (e.delta() ? e.map() | DELTA_FLAG : e.map()));
+            bb.putLong(e.key());
+            if (e.blob() == null) {
+                bb.putInt(-1);
+            } else {
+                bb.putInt(e.blob().length);
+                bb.put(e.blob());
+            }
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(rec, 8, rec.length - 12);
+        bb.putInt((int) crc.getValue());
+        return rec;
     }
 
     /**

@@ -103,19 +103,21 @@ final class ReversePage {
      * A delta of a block from its operations ({@link Changes#reverseOps}: pairs of longs
      * {@code (target offset << 1) | op} (op 0: add, 1: remove) and the entry), or null when there
      * are none. Layout: varint n operations, each: varint {@code (offset << 1) | op}, zigzag of the
-     * entry's difference from the previous operation's entry (the first from 0).
+     * entry's difference from the previous operation's entry (the first from 0). Written in
+     * {@code w} (reset first), copied out.
      */
-    static byte[] writeDelta(LongArrayList ops) {
+    static byte[] writeDelta(LongArrayList ops, Bytes.Writer w) {
         int n = ops.size() / 2;
         if (n == 0) {
             return null;
         }
-        Bytes.Writer w = new Bytes.Writer(8 + 6 * n);
+        w.reset();
         w.varint(n);
         long prev = 0;
-        for (int k = 0; k < ops.size(); k += 2) {
-            w.varint(ops.getLong(k));
-            long e = ops.getLong(k + 1);
+        long[] a = ops.elements();
+        for (int k = 0; k < 2 * n; k += 2) {
+            w.varint(a[k]);
+            long e = a[k + 1];
             w.zigzag(e - prev);
             prev = e;
         }

@@ -168,7 +168,7 @@ public final class WorldFormat {
         int[] blocks = c.reverseOps().keySet().toIntArray();
         Arrays.sort(blocks);
         for (int b : blocks) {
-            byte[] d = ReversePage.writeDelta(c.reverseOps().get(b));
+            byte[] d = ReversePage.writeDelta(c.reverseOps().get(b), writer);
             if (d != null) {
                 out.add(new PageImage(REVERSE, b, d, true));
             }

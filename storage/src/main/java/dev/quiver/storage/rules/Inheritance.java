@@ -41,19 +41,8 @@ public final class Inheritance {
     /** The world's change epoch ({@code TableMoves#epoch}); null: no resolution is cached. */
     private java.util.function.LongSupplier epoch;
 
-    /**
-     * Resolutions of inherited ids, direct-mapped by (table, id): for an entity of table
-     * {@code resolvedTable[s]} that does not own {@code resolvedId[s]}, the base providing it
-     * ({@code resolvedOwner[s]}, 0: none), valid while the epoch is {@code resolvedEpoch[s]}. An
-     * inherited get then reads its entity's table once instead of walking the IsA chain and the
-     * id's policy (issue 9's 50 ns figure); the answer depends only on the table's IsA pairs and
-     * on the bases' tables, which change only with the epoch.
-     */
-    private static final int RESOLVED = 256;
-    private final Table[] resolvedTable = new Table[RESOLVED];
-    private final long[] resolvedId = new long[RESOLVED];
-    private final int[] resolvedOwner = new int[RESOLVED];
-    private final long[] resolvedEpoch = new long[RESOLVED];
+    /** The inherited-id resolutions ({@link Resolutions}), shared with {@link Values}; read only with {@link #epoch}. */
+    final Resolutions resolved = new Resolutions();
 
     /** Sets the change epoch resolutions are cached under (once, while the world is wired; {@code TableMoves#epoch}). */
     public void setEpoch(java.util.function.LongSupplier epoch) {
@@ -136,16 +125,22 @@ public final class Inheritance {
             return inheritedOwner(t, i, id);
         }
         long now = epoch.getAsLong();
-        int s = (int) ((id * 0x9E3779B97F4A7C15L + t.id()) >>> 56);
-        if (resolvedTable[s] == t && resolvedId[s] == id && resolvedEpoch[s] == now) {
-            return resolvedOwner[s];
+        int s = resolved.find(t, id, now);
+        if (s >= 0) {
+            return resolved.owner[s];
         }
         int o = inheritedOwner(t, i, id);
-        resolvedTable[s] = t;
-        resolvedId[s] = id;
-        resolvedOwner[s] = o;
-        resolvedEpoch[s] = now;
+        resolved.put(t, id, now, o);
         return o;
+    }
+
+    /**
+     * The slot of {@link #resolved} holding where entities of table {@code t} not owning
+     * {@code id} get it from, current under the change epoch, or -1 when none is (or no epoch is
+     * set: nothing is cached).
+     */
+    int resolvedSlot(Table t, long id) {
+        return epoch == null ? -1 : resolved.find(t, id, epoch.getAsLong());
     }
 
     /** The nearest base of entity index {@code i} (of table {@code t}, which does not own {@code id}) that provides it, or 0. */

@@ -212,8 +212,6 @@ public final class Prefabs implements TraitRules.Instantiation {
     private final class Replica {
         private final int[] subtree;
         private final Table[] tables;
-        /** Per entity of the subtree, its table's columns: the source row and the replica's are in the same table. */
-        private final Column[][] columns;
         /** Per entity of the subtree, its row (appending replicas never moves it). */
         private final int[] srcRow;
         private final String[] nameOf;
@@ -243,7 +241,6 @@ public final class Prefabs implements TraitRules.Instantiation {
             this.subtree = subtree;
             int n = subtree.length;
             tables = new Table[n];
-            columns = new Column[n][];
             srcRow = new int[n];
             nameOf = new String[n];
             parentAt = new int[n];
@@ -258,7 +255,6 @@ public final class Prefabs implements TraitRules.Instantiation {
                 int x = subtree[k];
                 at.put(x, k);
                 tables[k] = moves.tableOf(x);
-                columns[k] = tables[k].columns();
                 srcRow[k] = entities.row(x);
                 nameOf[k] = entities.name(x);
                 parentAt[k] = k == 0 ? -1 : at.get(paths.parentIndex(x)); // a parent comes before its children
@@ -293,6 +289,17 @@ public final class Prefabs implements TraitRules.Instantiation {
             for (int k = 1; k < n; k++) {
                 childAt[next[parentAt[k]]++] = k;
             }
+            // each replica adds one entry per pair to its target's reverse list (a prefab entity's
+            // lists grow by every instance): room for them all at once, not by half again each time
+            var perTarget = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap();
+            for (long[] ps : pairs) {
+                for (long id : ps) {
+                    perTarget.addTo(Ids.second(id), 1);
+                }
+            }
+            for (var e : perTarget.int2IntEntrySet()) {
+                moves.reservePairs(e.getIntKey(), (int) Math.min(Integer.MAX_VALUE - 16, (long) e.getIntValue() * replicas));
+            }
         }
 
         /**
@@ -326,7 +333,7 @@ public final class Prefabs implements TraitRules.Instantiation {
                 int idx = entities.allocate();
                 String name = nameOf[k];
                 long e = entities.revive(idx, name);
-                int row = t.append(e);
+                int row = t.appendCopy(e, srcRow[k]); // the same values as the first instance's row
                 entities.place(idx, t.id(), row);
                 if (idx >>> Changes.ENTITY_BLOCK_SHIFT != blockMarked) {
                     blockMarked = idx >>> Changes.ENTITY_BLOCK_SHIFT;
@@ -336,10 +343,6 @@ public final class Prefabs implements TraitRules.Instantiation {
                 if (chunk != chunkMarked[k]) {
                     chunkMarked[k] = chunk;
                     changes.row(t.id(), row);
-                }
-                int from = srcRow[k];
-                for (Column c : columns[k]) {
-                    c.copyRow(from, c, row);
                 }
                 for (long id : pairs[k]) {
                     moves.pairAdded(idx, id);

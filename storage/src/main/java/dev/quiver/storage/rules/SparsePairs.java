@@ -377,6 +377,7 @@ public final class SparsePairs {
         }
         var store = st();
         long pair = Ids.pairOfIndices(CHILD_OF, parent);
+        moves.reservePairs(parent, count);
         for (int k = from; k < from + count; k++) {
             store.add(CHILD_OF, children[k], parent);
             moves.pairAdded(children[k], pair);

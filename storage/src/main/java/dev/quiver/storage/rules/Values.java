@@ -138,13 +138,14 @@ public final class Values {
     public Map<String, Object> get(int idx, long id) {
         int s = inheritedSlot(idx, id);
         if (s >= 0) {
-            Column c = slotColumn[s];
+            Resolutions r = inheritance.resolved;
+            Column c = r.column[s];
             long version = c.version();
-            if (slotVersion[s] != version) {
-                slotMap[s] = rowMap(c, slotRow[s]);
-                slotVersion[s] = version;
+            if (r.version[s] != version) {
+                r.map[s] = rowMap(c, r.row[s]);
+                r.version[s] = version;
             }
-            return slotMap[s];
+            return r.map[s];
         }
         int owner = inheritance == null ? idx : inheritance.owner(idx, id);
         if (owner == 0) {
@@ -158,58 +159,42 @@ public final class Values {
         if (owner == idx) {
             return rowMap(c, row);
         }
+        Map<String, Object> m = rowMap(c, row);
         s = remember(idx, id, c, row);
-        slotMap[s] = rowMap(c, row);
-        slotVersion[s] = c.version();
-        return slotMap[s];
+        if (s >= 0) {
+            inheritance.resolved.map[s] = m;
+            inheritance.resolved.version[s] = c.version();
+        }
+        return m;
     }
 
     /**
-     * Inherited values, direct-mapped by (table, id) (issue 9: an inherited get in at most 50 ns,
-     * allocating nothing; Flecs' {@code get} returns a pointer into the base's storage): an entity
-     * of table {@code slotTable[s]}, which does not own {@code slotId[s]} (a table's type never
-     * changes, and a data id is never stored sparse, so every entity of the table inherits it
-     * alike), reads it from row {@code slotRow[s]} of column {@code slotColumn[s]} of its nearest
-     * base, while the change epoch ({@link TableMoves#epoch}: every move, row removal, pair change,
-     * commit and rollback) is {@code slotEpoch[s]}; {@code slotMap[s]} is the field map of that row
-     * as of column version {@code slotVersion[s]} ({@link Column#version}), handed out until the
-     * base's value changes (the map is read-only).
+     * The slot of the inherited-id resolutions ({@link Resolutions}, shared with
+     * {@link Inheritance#owner}) that gives where entity index {@code idx} inherits data id
+     * {@code id} from (its column recorded), or -1 when none is current.
      */
-    private static final int SLOTS = 256;
-    private final Table[] slotTable = new Table[SLOTS];
-    private final long[] slotId = new long[SLOTS];
-    private final long[] slotEpoch = new long[SLOTS];
-    private final Column[] slotColumn = new Column[SLOTS];
-    private final int[] slotRow = new int[SLOTS];
-    private final long[] slotVersion = new long[SLOTS];
-    @SuppressWarnings("unchecked")
-    private final Map<String, Object>[] slotMap = new Map[SLOTS];
-
-    private static int slot(Table t, long id) {
-        return (int) (((id ^ ((long) t.id() << 24)) * 0x9E3779B97F4A7C15L) >>> 56);
-    }
-
-    /** The slot holding where entity index {@code idx} inherits {@code id} from, or -1 when none is current. */
     private int inheritedSlot(int idx, long id) {
         if (inheritance == null) {
             return -1;
         }
-        Table t = moves.tableOf(idx);
-        int s = slot(t, id);
-        return slotTable[s] == t && slotId[s] == id && slotEpoch[s] == moves.epoch() ? s : -1;
+        int s = inheritance.resolvedSlot(moves.tableOf(idx), id);
+        return s >= 0 && inheritance.resolved.column[s] != null ? s : -1;
     }
 
-    /** Remembers that entity index {@code idx} inherits {@code id} from row {@code row} of column {@code c}; the slot. */
+    /**
+     * Records, in the resolution {@link Inheritance#owner} just made for entity index {@code idx}
+     * and {@code id}, that the value lies in row {@code row} of column {@code c}; the slot, or -1
+     * when nothing is cached.
+     */
     private int remember(int idx, long id, Column c, int row) {
-        Table t = moves.tableOf(idx);
-        int s = slot(t, id);
-        slotTable[s] = t;
-        slotId[s] = id;
-        slotEpoch[s] = moves.epoch();
-        slotColumn[s] = c;
-        slotRow[s] = row;
-        slotVersion[s] = -1;
-        slotMap[s] = null;
+        int s = inheritance.resolvedSlot(moves.tableOf(idx), id);
+        if (s >= 0) {
+            Resolutions r = inheritance.resolved;
+            r.column[s] = c;
+            r.row[s] = row;
+            r.version[s] = -1;
+            r.map[s] = null;
+        }
         return s;
     }
 
@@ -231,8 +216,8 @@ public final class Values {
     public int locate(int idx, long id, Column[] column) {
         int s = inheritedSlot(idx, id);
         if (s >= 0) {
-            column[0] = slotColumn[s];
-            return slotRow[s];
+            column[0] = inheritance.resolved.column[s];
+            return inheritance.resolved.row[s];
         }
         int owner = inheritance == null ? idx : inheritance.owner(idx, id);
         if (owner == 0) {

@@ -277,6 +277,26 @@ public final class Table {
 
     /** Internal (storage only): appends a row with zeroed values and returns its index. */
     public int append(long entity) {
+        int row = appendRow(entity);
+        for (Column c : columns) {
+            c.zero(row);
+        }
+        return row;
+    }
+
+    /**
+     * Internal (storage only): appends a row holding the values of row {@code from} of this table
+     * and returns its index (a prefab replica: each value written once, not zeroed first).
+     */
+    public int appendCopy(long entity, int from) {
+        int row = appendRow(entity);
+        for (Column c : columns) {
+            c.copyRow(from, c, row);
+        }
+        return row;
+    }
+
+    private int appendRow(long entity) {
         if (chunkReader != null) {
             readChunks(0, count);
         }
@@ -288,9 +308,6 @@ public final class Table {
             }
         }
         entities[count] = entity;
-        for (Column c : columns) {
-            c.zero(count);
-        }
         return count++;
     }
 

@@ -128,6 +128,14 @@ public final class TableMoves {
         changes.reverseAdded(tgt, entry);
     }
 
+    /**
+     * Makes room for {@code more} reverse-index entries under target index {@code target}
+     * ({@link ReverseIndex#reserve}): a batch about to add that many pairs pointing at it.
+     */
+    public void reservePairs(int target, int more) {
+        reverse.reserve(target, more);
+    }
+
     /** A pair id left entity {@code idx}'s type: drop its entry under its target. */
     public void pairRemoved(int idx, long id) {
         if (!Ids.isPair(id) || Types.isMarker(id)) {

@@ -55,6 +55,16 @@ public final class Changes {
     /** The block {@link #reverseOp} last logged to, and its list in {@link #reverseOps} (-1: none). */
     private int lastOpsBlock = -1;
     private LongArrayList lastOps;
+    /**
+     * Operation lists of earlier transactions, emptied, kept for the next ones ({@link #clear}): a
+     * batch instantiation logs tens of thousands of operations to a prefab's block, and growing a
+     * new list to that size each commit allocated about three times its final size.
+     */
+    private final java.util.ArrayList<LongArrayList> spareOps = new java.util.ArrayList<>();
+    /** Most lists, and most longs of capacity in all, {@link #spareOps} keeps (4 MiB). */
+    private static final int SPARE_LISTS = 16, SPARE_LONGS = 1 << 19;
+    /** The capacity of the lists in {@link #spareOps}, in longs. */
+    private long spareLongs;
     private final IntOpenHashSet shrunk = new IntOpenHashSet();
 
     /** The world's counters changed (next entity index, table count, free list). */
@@ -132,7 +142,20 @@ public final class Changes {
         lastOpsBlock = -1;
         targetBlocks.add(b);
         wholeTargetBlocks.add(b);
-        reverseOps.remove(b);
+        LongArrayList dropped = reverseOps.remove(b);
+        if (dropped != null) {
+            spare(dropped);
+        }
+    }
+
+    /** Keeps an operation list for a later block (emptied), unless the spares are full or it is too large. */
+    private void spare(LongArrayList ops) {
+        int capacity = ops.elements().length;
+        if (spareOps.size() < SPARE_LISTS && spareLongs + capacity <= SPARE_LONGS) {
+            ops.clear();
+            spareOps.add(ops);
+            spareLongs += capacity;
+        }
     }
 
     /**
@@ -161,7 +184,18 @@ public final class Changes {
             }
             ops = reverseOps.get(b);
             if (ops == null) {
-                ops = new LongArrayList(4);
+                if (spareOps.isEmpty()) {
+                    ops = new LongArrayList(4);
+                } else {
+                    int largest = 0; // the first block of a transaction is usually its busiest (a prefab's)
+                    for (int i = 1; i < spareOps.size(); i++) {
+                        if (spareOps.get(i).elements().length > spareOps.get(largest).elements().length) {
+                            largest = i;
+                        }
+                    }
+                    ops = spareOps.remove(largest);
+                    spareLongs -= ops.elements().length;
+                }
                 reverseOps.put(b, ops);
             }
             lastOpsBlock = b;
@@ -352,6 +386,9 @@ public final class Changes {
         lastRowChunk = -1;
         targetBlocks.clear();
         wholeTargetBlocks.clear();
+        for (LongArrayList ops : reverseOps.values()) {
+            spare(ops);
+        }
         reverseOps.clear();
         lastOpsBlock = -1;
         lastOps = null;

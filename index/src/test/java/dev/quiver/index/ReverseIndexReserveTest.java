@@ -1,0 +1,60 @@
+package dev.quiver.index;
+
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link ReverseIndex#reserve}: room for a batch's entries changes no entry; a target's list is
+ * not copied while the reserved entries are added; a target without entries stays without until
+ * an add, which then uses the room reserved for it (the last target reserved only).
+ */
+class ReverseIndexReserveTest {
+    @Test
+    void reservingChangesNoEntryAndAddsDoNotCopyTheList() {
+        ReverseIndex r = new ReverseIndex();
+        r.add(5, 1L);
+        r.reserve(5, 1000);
+        LongArrayList l = r.get(5);
+        assertEquals(1, l.size());
+        long[] room = l.elements();
+        assertTrue(room.length >= 1001);
+        for (int i = 0; i < 1000; i++) {
+            r.add(5, 2L + i);
+        }
+        assertSame(room, r.get(5).elements());
+        assertEquals(1001, r.get(5).size());
+        assertEquals(1, r.targetCount());
+    }
+
+    @Test
+    void aTargetWithoutEntriesStaysWithoutUntilAnAdd() {
+        ReverseIndex r = new ReverseIndex();
+        r.reserve(3000, 10); // past the initial array: the array grows, no list appears
+        assertNull(r.get(3000));
+        assertFalse(r.contains(3000));
+        assertEquals(0, r.targetCount());
+        for (int i = 0; i < 10; i++) {
+            r.add(3000, i);
+        }
+        assertEquals(10, r.get(3000).size());
+        assertTrue(r.get(3000).elements().length >= 10);
+        assertEquals(1, r.targetCount());
+        r.reserve(7, 4);
+        r.reserve(8, 4); // the room of 7 is dropped: only the last target reserved keeps it
+        r.add(7, 70L);
+        r.add(8, 80L);
+        assertEquals(LongArrayList.of(70L), r.get(7));
+        assertEquals(LongArrayList.of(80L), r.get(8));
+        r.remove(8, 80L);
+        assertNull(r.get(8));
+        r.add(8, 81L); // a list dropped when emptied comes back fresh
+        assertEquals(LongArrayList.of(81L), r.get(8));
+        assertEquals(3, r.targetCount());
+    }
+}
