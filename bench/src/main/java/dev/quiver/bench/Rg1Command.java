@@ -19,8 +19,9 @@ import java.util.Map;
         description = {"Each repeat builds the RG-1 world (F=10, depth D) through the library API in a fresh "
                 + "world directory and runs load, iter, trans, transvar, join, lookup, delete, reopen and snapshot, "
                 + "checking every expected count and sum (a mismatch exits 1). Prints the median and min-max of each "
-                + "figure over the repeats. D=4 takes seconds; D=6 (1,111,111 nodes) takes minutes and several "
-                + "GiB of heap (run the jar with -Xmx8g)."})
+                + "figure over the repeats. D=4 takes seconds; D=6 (1,111,111 nodes) takes about half a "
+                + "minute a repeat within -Xmx1g (bench/quiver-bench's default options); D=7 (11,111,111 nodes) about a "
+                + "minute within -Xmx4g."})
 final class Rg1Command extends BenchCommand {
     @Option(names = "--depth", paramLabel = "D", defaultValue = "6",
             description = "Tree depth, " + Rg1Spec.MIN_DEPTH + " to " + Rg1Spec.MAX_DEPTH + " (default ${DEFAULT-VALUE}: "
