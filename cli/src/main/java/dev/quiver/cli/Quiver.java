@@ -91,8 +91,8 @@ public final class Quiver implements Callable<Integer> {
     /**
      * Builds the command line for one run of {@code args}: with only the subcommand that
      * {@code args} names when it names one (after the inherited {@code -v}/{@code --verbose}),
-     * with none for {@code --version}, else with every subcommand (help, version, a missing or unknown subcommand), so that every
-     * message is the one the whole command line gives.
+     * with none for {@code --version}, else with every subcommand (help, a missing or unknown
+     * subcommand), so that every message is the one the whole command line gives.
      *
      * @param out         standard output
      * @param err         standard error: one line per error
