@@ -101,6 +101,14 @@ public final class Query {
     private final long[] presetValues;
     /** Built on first iteration ({@link #shape()}). */
     private ResultShape shape;
+    /**
+     * The world's {@link World#writeCount()} when {@link #plan} was last found current outside a
+     * transaction; -1 for never. Every change call bumps the count, so while it is unchanged the
+     * data the plan read is too and {@link Plan#current} need not walk the IsA subsets again. Inside
+     * a transaction nothing is remembered: a refused one is undone without a further count (as
+     * engine.DownCache does).
+     */
+    private volatile long currentAt = -1;
 
     private Query(World world, QueryAst ast, Plan plan, List<String> presetNames, long[] presetValues) {
         this.world = world;
@@ -468,8 +476,23 @@ public final class Query {
      *     {@link #parse(World, String)}, when planning again refuses the query now
      */
     public Query refreshed() {
-        return plan.current(world) ? this : new Query(world, ast, Planner.plan(world, ast, presetNames), presetNames,
+        return planCurrent() ? this : new Query(world, ast, Planner.plan(world, ast, presetNames), presetNames,
             presetValues);
+    }
+
+    /** {@link Plan#current}, checked once per write count outside transactions ({@link #currentAt}). */
+    private boolean planCurrent() {
+        long n = world.writeCount();
+        if (n == currentAt) {
+            return true;
+        }
+        if (!plan.current(world)) {
+            return false;
+        }
+        if (!world.inTransaction()) {
+            currentAt = n;
+        }
+        return true;
     }
 
     /**
@@ -480,7 +503,7 @@ public final class Query {
      * {@link #parse} when a name the query uses was deleted meanwhile.
      */
     private Plan current() {
-        return plan.current(world) ? plan : Planner.plan(world, ast, presetNames);
+        return planCurrent() ? plan : Planner.plan(world, ast, presetNames);
     }
 
     /**

@@ -317,9 +317,10 @@ final class Resolver {
             inherit = InheritedTerms.pairs(world, first, srcRef.traversal(), transitive,
                 source.kind() == Operand.Kind.ANY);
             if (first.kind() == Operand.Kind.CONST && !first.selfOnly()) {
-                subsetLists.add(new Plan.SubsetList(first.entity(), false, InheritedTerms.subsets(world, first.entity())));
                 inherit = InheritedTerms.substitute(world, inherit, first.entity(), srcRef.traversal(), transitive,
                     source.kind() == Operand.Kind.ANY, t.toString(), t.column());
+                // substitute widens with every alive subset, or returns pairs()' Inherit (no derived ids) when none
+                subsetLists.add(new Plan.SubsetList(first.entity(), false, inherit.derived()));
             }
         }
         if (second != null && second.kind() == Operand.Kind.CONST) {
@@ -339,7 +340,8 @@ final class Resolver {
     /** A member-value term {@code Comp.member(src, T)} ({@link MemberTerms}). */
     private ResolvedTerm resolveMember(Term t, ResolvedTerm.Member m, boolean inScope) {
         MemberTerms.check(world, t, m);
-        subsetLists.add(new Plan.SubsetList(m.component(), true, InheritedTerms.derived(world, m.component())));
+        // check refuses a component with subsets in use, so it had none: refused once one comes into use
+        subsetLists.add(new Plan.SubsetList(m.component(), true, new long[0]));
         TermRef f = t.first();
         Operand first = Operand.constant(m.component(), f.name().substring(0, f.name().length() - m.name().length() - 1),
             false);
