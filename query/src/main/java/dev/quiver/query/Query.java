@@ -102,11 +102,9 @@ public final class Query {
     /** Built on first iteration ({@link #shape()}). */
     private ResultShape shape;
     /**
-     * The world's {@link World#writeCount()} when {@link #plan} was last found current outside a
-     * transaction; -1 for never. Every change call bumps the count, so while it is unchanged the
-     * data the plan read is too and {@link Plan#current} need not walk the IsA subsets again. Inside
-     * a transaction nothing is remembered: a refused one is undone without a further count (as
-     * engine.DownCache does).
+     * The world's {@link World#readStamp()} when {@link #plan} was last found current; -1 for
+     * never. While it is unchanged, so is the data the plan read, and {@link Plan#current} need not
+     * walk the IsA subsets again.
      */
     private volatile long currentAt = -1;
 
@@ -480,18 +478,16 @@ public final class Query {
             presetValues);
     }
 
-    /** {@link Plan#current}, checked once per write count outside transactions ({@link #currentAt}). */
+    /** {@link Plan#current}, checked once per {@link World#readStamp()} ({@link #currentAt}). */
     private boolean planCurrent() {
-        long n = world.writeCount();
-        if (n == currentAt) {
+        long stamp = world.readStamp();
+        if (stamp >= 0 && stamp == currentAt) {
             return true;
         }
         if (!plan.current(world)) {
             return false;
         }
-        if (!world.inTransaction()) {
-            currentAt = n;
-        }
+        currentAt = stamp;
         return true;
     }
 

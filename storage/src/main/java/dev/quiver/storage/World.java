@@ -187,9 +187,15 @@ public final class World implements AutoCloseable {
         return tx.writes();
     }
 
-    /** True while a write transaction is open on this world object (inside a {@link #transaction} body). */
-    public boolean inTransaction() {
-        return tx.open();
+    /**
+     * The stamp of a read cache: {@link #writeCount()} while no write transaction is open on this
+     * world object, else -1. An answer kept at a stamp {@code s >= 0} is valid while
+     * {@code readStamp() == s}: every change call bumps the count. Inside a transaction body keep
+     * nothing: a refused transaction is undone without a further count, so an answer computed
+     * from its changes would outlive them.
+     */
+    public long readStamp() {
+        return tx.open() ? -1 : tx.writes();
     }
 
     private void mutate(Runnable r) {

@@ -13,12 +13,9 @@ import java.util.WeakHashMap;
  * entity index, target entity index). The Debian query {@code (DependsOn, libc6)} walks 49,540
  * sources through cycles for every evaluation; the closure changes only when the world does.
  *
- * <p>Invalidation: every entry belongs to one {@link World#writeCount()}, which every change
- * call bumps (inside a transaction or not: a nested call counts too) as well as every transaction,
- * committed or refused. A cache whose count differs from the world's is emptied before use. While
- * a transaction is open ({@link World#inTransaction()}) the cache is neither read nor filled: a
- * refused transaction is undone without a further count, so a closure computed inside it could
- * outlive its changes. A reopened world is a new world object with its own (empty) cache. Worlds
+ * <p>Invalidation: every entry belongs to one {@link World#readStamp()} (the write count, which
+ * every change call bumps). A cache whose count differs from the world's is emptied before use.
+ * While a transaction is open (no stamp) the cache is neither read nor filled. A reopened world is a new world object with its own (empty) cache. Worlds
  * are held weakly. Thread-safe (reads may run on several threads).
  */
 final class DownCache {
@@ -38,11 +35,12 @@ final class DownCache {
      * The view answers only while the world's write count is the one read here.
      */
     static View of(World world) {
-        if (world.inTransaction()) {
+        long stamp = world.readStamp();
+        if (stamp < 0) {
             return null;
         }
         DownCache c = BY_WORLD.computeIfAbsent(world, w -> new DownCache());
-        return new View(c, world.writeCount());
+        return new View(c, stamp);
     }
 
     private static long key(int relationship, int target) {

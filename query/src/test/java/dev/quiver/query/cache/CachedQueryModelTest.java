@@ -310,6 +310,36 @@ class CachedQueryModelTest {
         }
     }
 
+    /**
+     * The rows an ordered query sorted inside a transaction that is then refused are not handed
+     * out again: the next evaluation gives the order of the world as it is after the rollback.
+     */
+    @Test
+    void anOrderSeenInsideARefusedTransactionIsNotKept() {
+        World w = World.create(dir.resolve("r"));
+        try {
+            long[] val = new long[1];
+            w.transaction(x -> {
+                val[0] = w.component("Val", Schema.of("n", FieldType.I32));
+                for (int i = 0; i < 3; i++) {
+                    w.set(w.entity("e" + i), val[0], Map.of("n", 10 - i));
+                }
+            });
+            try (CachedQuery ordered = CachedQuery.parse(w, "Val").orderBy("Val.n")) {
+                List<String> before = paths(w, ordered.rows(-1));
+                assertEquals(List.of("e2", "e1", "e0"), before);
+                assertThrows(IllegalStateException.class, () -> w.transaction(x -> {
+                    w.set(w.lookup("e2"), val[0], Map.of("n", 99));
+                    assertEquals(List.of("e1", "e0", "e2"), paths(w, ordered.rows(-1)));
+                    throw new IllegalStateException("refused");
+                }));
+                assertEquals(before, paths(w, ordered.rows(-1)));
+            }
+        } finally {
+            w.close();
+        }
+    }
+
     @Test
     void anUnchangedWorldNeitherRescansNorMatchesNorSorts() {
         World w = World.create(dir.resolve("n"));
