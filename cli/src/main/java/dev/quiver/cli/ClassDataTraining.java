@@ -8,12 +8,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The training run the {@code quiver} launcher records its class-data-sharing archive from
- * ({@code -XX:ArchiveClassesAtExit}): one JVM that runs the commonest commands on a scratch world,
- * a write ({@code load}), then the reads ({@code query} in two formats, {@code show},
- * {@code stats}, {@code check}) and a refused command, so that the classes each of them loads come
- * from the archive instead of the jar. A dynamic archive records one run only, hence this class:
- * training with {@code load} alone left about 300 classes of the query path to load at each start.
+ * The training run the {@code quiver} launcher records its class-data-sharing archive from (it
+ * lists the classes this run loads with {@code -XX:DumpLoadedClassList}, then dumps a static
+ * archive of them): one JVM that runs the commonest commands on a scratch world, writes
+ * ({@code init}, {@code add} of a trait, {@code load}), then the reads ({@code query} in three formats, a
+ * transitive one among them, {@code show}, {@code stats}, {@code check}) and a refused command, so
+ * that the classes each of them loads come from the archive instead of the jar. The archive holds
+ * what one run loaded, hence this class: training with {@code load} alone left about 300 classes
+ * of the query path to load at each start.
  *
  * <p>Not part of the command line: the launcher runs {@code java -Dquiver.classDataTraining=DIR
  * -jar quiver.jar} ({@link Quiver#main} hands over here), so the class path and the jar manifest's
@@ -37,8 +39,11 @@ public final class ClassDataTraining {
         Path tsv = dir.resolve("train.tsv");
         Files.writeString(tsv, "a\tKindOf\tb\nb\tKindOf\tc\nc\tKindOf\td\n", StandardCharsets.UTF_8);
         String world = dir.resolve("world").toString();
-        boolean ok = run(ExitCodes.OK, "load", world, tsv.toString())
+        boolean ok = run(ExitCodes.OK, "init", world)
+                & run(ExitCodes.OK, "add", world, "KindOf", "Transitive")
+                & run(ExitCodes.OK, "load", world, tsv.toString())
                 & run(ExitCodes.OK, "query", world, "(KindOf, d)")
+                & run(ExitCodes.OK, "query", world, "(KindOf, d)", "--format", "count")
                 & run(ExitCodes.OK, "query", world, "(KindOf, $x)", "--format", "json")
                 & run(ExitCodes.OK, "show", world, "a")
                 & run(ExitCodes.OK, "stats", world)

@@ -63,6 +63,14 @@ class ErrorHandlingTest {
                 new java.io.PrintWriter(new java.io.StringWriter()), false).getSubcommands().size());
     }
 
+    /** {@link Quiver#SUBCOMMANDS} writes the names out: each must be its class's {@code @Command} name. */
+    @Test
+    void eachSubcommandIsFiledUnderItsCommandName() {
+        for (var e : Quiver.SUBCOMMANDS.entrySet()) {
+            assertEquals(e.getValue().getAnnotation(picocli.CommandLine.Command.class).name(), e.getKey());
+        }
+    }
+
     private static CliRunner.Run whole(String... args) {
         java.io.StringWriter out = new java.io.StringWriter();
         java.io.StringWriter err = new java.io.StringWriter();
