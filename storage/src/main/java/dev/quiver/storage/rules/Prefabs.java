@@ -313,9 +313,6 @@ public final class Prefabs implements TraitRules.Instantiation {
                 start[nameBucket.getInt(j) + 1]++;
             }
             for (int b = 0; b < EntityNames.BUCKETS; b++) {
-                if (start[b + 1] > 0) {
-                    names.reserve(b, start[b + 1]); // each bucket's table grows once, not by doubling as names arrive
-                }
                 start[b + 1] += start[b];
             }
             int[] order = new int[n];
