@@ -40,8 +40,11 @@ final class PageCompression {
 
     private static final LZ4Factory LZ4_FACTORY = LZ4Factory.safeInstance();
     private static final LZ4SafeDecompressor DECOMPRESSOR = LZ4_FACTORY.safeDecompressor();
-    /** Sealing buffers up to this many bytes are kept for the thread's next page. */
-    private static final int KEEP_BUFFER = 1 << 20;
+    /**
+     * Sealing buffers up to this many bytes are kept for the thread's next page (a larger page
+     * gets a buffer of its own): at most this and the compressor's 16 KiB table stay per thread.
+     */
+    private static final int KEEP_BUFFER = 1 << 18;
 
     /** A thread's compressor and sealing buffer (neither is thread-safe). */
     private static final class Sealer {
