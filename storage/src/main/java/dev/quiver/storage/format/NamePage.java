@@ -6,6 +6,7 @@ import dev.quiver.index.NameIndex;
 import dev.quiver.storage.entity.EntityIndex;
 import dev.quiver.storage.entity.EntityNames;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 import java.util.Arrays;
 import java.util.List;
@@ -84,14 +85,21 @@ final class NamePage {
         }
     }
 
+    /** Receives the entries {@link #readEntries} reads, one at a time. */
+    @FunctionalInterface
+    private interface EntrySink {
+        void entry(long key, long payload);
+    }
+
     /**
      * Reads entries written by {@link #writeEntries} (payloads: {@code withPayload}) or
-     * {@link #writeKeys} into {@code out} (key to payload, 0 for keys only), checking their shape
+     * {@link #writeKeys} into {@code out} (key and payload, 0 for keys only), checking their shape
      * (ascending entity indices above 0, parents and generations in range, each hash in bucket
      * {@code key}); {@code delta}: a delta's entries, else a page's (named so in messages, which are
-     * made only on error: a checkpoint reads thousands of deltas).
+     * made only on error: a checkpoint reads thousands of deltas). The entity indices ascend
+     * strictly, so no key comes twice. Returns the number of entries.
      */
-    private static void readEntries(Bytes.Reader r, long key, boolean withPayload, Long2LongOpenHashMap out, boolean delta) {
+    private static int readEntries(Bytes.Reader r, long key, boolean withPayload, EntrySink out, boolean delta) {
         int n = r.vcount(withPayload ? 7 : 2);
         long idx = -1, parent = 0;
         for (int i = 0; i < n; i++) {
@@ -113,8 +121,9 @@ final class NamePage {
                 }
                 pl = payload((int) gen, hash);
             }
-            out.put(entry((int) idx, (int) parent), pl);
+            out.entry(entry((int) idx, (int) parent), pl);
         }
+        return n;
     }
 
     private static String what(long key, boolean delta) {
@@ -163,27 +172,38 @@ final class NamePage {
      */
     static byte[] applyDelta(long key, byte[] base, List<byte[]> deltas) {
         checkBucket(key);
-        var set = new Long2LongOpenHashMap();
-        if (base != null) {
-            Bytes.Reader r = new Bytes.Reader(PageCompression.open("names", key, base));
-            readEntries(r, key, true, set, false);
+        // room for every entry the base and the deltas could hold (at least 7 bytes each), so
+        // that the set grows at most once; a delta's entries go straight into it (a checkpoint
+        // applies thousands of deltas of a few entries each)
+        byte[] body = base == null ? null : PageCompression.open("names", key, base);
+        long bytes = body == null ? 0 : body.length;
+        for (byte[] d : deltas) {
+            bytes += d.length;
+        }
+        var set = new Long2LongOpenHashMap((int) Math.min(1 << 20, bytes / 7 + 1));
+        if (body != null) {
+            Bytes.Reader r = new Bytes.Reader(body);
+            readEntries(r, key, true, set::put, false);
             if (r.remaining() != 0) {
                 throw new CorruptionException("name page " + key + " holds " + r.remaining() + " bytes past its entries");
             }
         }
+        var added = new LongArrayList();
         for (byte[] d : deltas) {
             Bytes.Reader r = new Bytes.Reader(d);
-            var added = new Long2LongOpenHashMap();
-            var removed = new Long2LongOpenHashMap();
-            readEntries(r, key, true, added, true);
-            readEntries(r, key, false, removed, true);
+            added.clear();
+            readEntries(r, key, true, (k, pl) -> {
+                added.add(k);
+                added.add(pl);
+            }, true);
+            readEntries(r, key, false, (k, pl) -> set.remove(k), true); // removed before added: a delta's net change
             if (r.remaining() != 0) {
                 throw new CorruptionException("name delta of bucket " + key + " holds " + r.remaining() + " bytes past its entries");
             }
-            for (long e : removed.keySet()) {
-                set.remove(e);
+            long[] a = added.elements();
+            for (int i = 0; i < added.size(); i += 2) {
+                set.put(a[i], a[i + 1]);
             }
-            set.putAll(added);
         }
         if (set.isEmpty()) {
             return null;
@@ -207,14 +227,18 @@ final class NamePage {
     static void read(EntityNames names, long key, byte[] b) {
         checkBucket(key);
         Bytes.Reader r = new Bytes.Reader(b);
-        var entries = new Long2LongOpenHashMap();
-        readEntries(r, key, true, entries, false);
+        var entries = new LongArrayList();
+        readEntries(r, key, true, (k, pl) -> {
+            entries.add(k);
+            entries.add(pl);
+        }, false); // all read and checked before any is filed (the entity indices ascend: no key twice)
         if (r.remaining() != 0) {
             throw new CorruptionException("name page " + key + " holds " + r.remaining() + " bytes past its entries");
         }
-        names.reserve((int) key, entries.size());
-        for (var en : entries.long2LongEntrySet()) {
-            long k = en.getLongKey(), pl = en.getLongValue();
+        names.reserve((int) key, entries.size() / 2);
+        long[] a = entries.elements();
+        for (int i = 0; i < entries.size(); i += 2) {
+            long k = a[i], pl = a[i + 1];
             names.restore((int) k, (int) pl, Ids.entity((int) (k >>> 32), (int) (pl >>> 32)));
         }
     }

@@ -14,9 +14,14 @@ import java.util.Arrays;
  * of more than {@link #MIN_COMPRESS} bytes is compressed, and kept compressed only when that is
  * smaller.
  *
- * <p>Compression and decompression use lz4-java's pure-Java safe implementation: the same bytes
- * on every machine (the invariant check compares a page serialized again with the stored one), and
- * a damaged block is refused by bounds checks, never read past. A stored body length is bounded
+ * <p>Pages are sealed with aircompressor's LZ4 block compressor, one per thread: it keeps its hash
+ * table between pages and clears only the part a body needs, where lz4-java's allocates a 16 KiB
+ * table for every page (a checkpoint seals thousands of small pages). On a machine aircompressor
+ * refuses (it needs a little-endian platform and {@code sun.misc.Unsafe}), lz4-java's pure-Java
+ * compressor seals them instead. Either writes one standard LZ4 block, so which one sealed a page
+ * does not matter to a reader, and the invariant check compares page bodies, not envelopes
+ * ({@link #sameBody}). Pages are opened with lz4-java's pure-Java safe decompressor: a damaged
+ * block is refused by bounds checks, never read past. A stored body length is bounded
  * (by {@link #MAX_BODY} and by the LZ4 block's best possible ratio) before anything is allocated,
  * so a damaged page gives a {@link CorruptionException} naming its family and key, never an
  * OutOfMemoryError.
@@ -34,15 +39,70 @@ final class PageCompression {
     private static final int MAX_RATIO = 255;
 
     private static final LZ4Factory LZ4_FACTORY = LZ4Factory.safeInstance();
-    private static final LZ4Compressor COMPRESSOR = LZ4_FACTORY.fastCompressor();
     private static final LZ4SafeDecompressor DECOMPRESSOR = LZ4_FACTORY.safeDecompressor();
+    /**
+     * Sealing buffers up to this many bytes are kept for the thread's next page (a larger page
+     * gets a buffer of its own): at most this and the compressor's 16 KiB table stay per thread.
+     */
+    private static final int KEEP_BUFFER = 1 << 18;
+
+    /** A thread's compressor and sealing buffer (neither is thread-safe). */
+    private static final class Sealer {
+        final Block block = newBlock();
+        byte[] buffer = new byte[0];
+    }
+
+    /** One LZ4 block compressor: {@code compress} as both libraries spell it. */
+    private interface Block {
+        int maxCompressedLength(int len);
+
+        int compress(byte[] src, int from, int len, byte[] dst, int at, int max);
+    }
+
+    private static final ThreadLocal<Sealer> SEALERS = ThreadLocal.withInitial(Sealer::new);
+
+    /** aircompressor's compressor, else (a platform it refuses) lz4-java's pure-Java one. */
+    private static Block newBlock() {
+        try {
+            var c = new io.airlift.compress.lz4.Lz4Compressor();
+            return new Block() {
+                @Override
+                public int maxCompressedLength(int len) {
+                    return c.maxCompressedLength(len);
+                }
+
+                @Override
+                public int compress(byte[] src, int from, int len, byte[] dst, int at, int max) {
+                    return c.compress(src, from, len, dst, at, max);
+                }
+            };
+        } catch (LinkageError | RuntimeException e) { // IncompatibleJvmException: big-endian, or no Unsafe
+            LZ4Compressor c = LZ4_FACTORY.fastCompressor();
+            return new Block() {
+                @Override
+                public int maxCompressedLength(int len) {
+                    return c.maxCompressedLength(len);
+                }
+
+                @Override
+                public int compress(byte[] src, int from, int len, byte[] dst, int at, int max) {
+                    return c.compress(src, from, len, dst, at, max);
+                }
+            };
+        }
+    }
 
     private PageCompression() {}
 
     /** The blob of a page whose body is the first {@code len} bytes of {@code body}. */
     static byte[] seal(byte[] body, int len) {
         if (len > MIN_COMPRESS) {
-            byte[] out = new byte[1 + 5 + COMPRESSOR.maxCompressedLength(len)];
+            Sealer s = SEALERS.get();
+            int size = 1 + 5 + s.block.maxCompressedLength(len);
+            byte[] out = s.buffer.length >= size ? s.buffer : new byte[size];
+            if (out != s.buffer && size <= KEEP_BUFFER) {
+                s.buffer = out;
+            }
             out[0] = LZ4;
             int p = 1;
             for (long v = len; ; v >>>= 7) {
@@ -52,7 +112,7 @@ final class PageCompression {
                 }
                 out[p++] = (byte) ((v & 0x7F) | 0x80);
             }
-            int c = COMPRESSOR.compress(body, 0, len, out, p, out.length - p);
+            int c = s.block.compress(body, 0, len, out, p, size - p);
             if (p + c < 1 + len) {
                 return Arrays.copyOf(out, p + c);
             }
@@ -61,6 +121,25 @@ final class PageCompression {
         out[0] = PLAIN;
         System.arraycopy(body, 0, out, 1, len);
         return out;
+    }
+
+    /**
+     * True when two stored blobs of page {@code key} hold the same body: the same bytes, or
+     * envelopes that open to the same body (two LZ4 compressors may seal a body differently).
+     * A blob that does not open counts as different.
+     */
+    static boolean sameBody(String family, long key, byte[] a, byte[] b) {
+        if (Arrays.equals(a, b)) {
+            return true;
+        }
+        if (a == null || b == null) {
+            return false;
+        }
+        try {
+            return Arrays.equals(open(family, key, a), open(family, key, b));
+        } catch (CorruptionException e) {
+            return false;
+        }
     }
 
     /**

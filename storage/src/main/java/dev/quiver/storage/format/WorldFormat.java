@@ -207,6 +207,15 @@ public final class WorldFormat {
         return NamePage.applyDelta(key, base, deltas);
     }
 
+    /**
+     * True when {@code stored} and {@code mine}, two blobs of page {@code key} of family {@code map}
+     * (either null: no page), hold the same page: the same bytes, or (every family but meta)
+     * envelopes that open to the same body, as a page sealed by another build's compressor does.
+     */
+    public static boolean samePage(int map, long key, byte[] stored, byte[] mine) {
+        return map == META ? Arrays.equals(stored, mine) : PageCompression.sameBody(MAP_NAMES[map], key, stored, mine);
+    }
+
     /** The blob of a page from the in-memory state, or null when the page is empty (to be removed). */
     public byte[] serialize(int map, long key) {
         Bytes.Writer w = writer.reset();

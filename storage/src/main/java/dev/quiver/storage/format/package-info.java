@@ -44,7 +44,9 @@
  * Every page but {@code meta} is stored as a u8 flag and its body: flag 0, the body as it is; flag
  * 1, varint body length (257 to 2^28, and at most 255 times the compressed bytes plus 16) then the
  * body as one LZ4 block. A body over 256 bytes is compressed and kept so when that is smaller
- * ({@link dev.quiver.storage.format.PageCompression}). A damaged envelope is refused with a
+ * ({@link dev.quiver.storage.format.PageCompression}). Any LZ4 compressor may seal a block (two
+ * builds may seal one body differently): a page is its body, and the invariant check compares
+ * bodies. A damaged envelope is refused with a
  * corruption error naming the family and key. The meta page is never enveloped: every format
  * version starts it with its version as an i32, so that any build tells another version (a
  * {@code WorldFormatException} naming both) from damage.

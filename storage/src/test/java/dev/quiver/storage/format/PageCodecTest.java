@@ -342,4 +342,86 @@ class PageCodecTest {
         assertEquals(PageCompression.PLAIN, kept[0]);
         assertArrayEquals(noise, PageCompression.open("x", 0, kept));
     }
+
+    /**
+     * A world whose stored pages another LZ4 compressor sealed (an earlier build's lz4-java, or this
+     * build's fallback on a platform aircompressor refuses) reads back the same and passes the
+     * check: the check compares page bodies, not envelopes.
+     */
+    @Test
+    void pagesSealedByAnotherCompressorReadAndCheckTheSame() {
+        Path dir = tmp.resolve("resealed");
+        try (World w = World.create(dir)) {
+            long c = w.transactionResult(t -> t.component("Pos", Schema.of("x", FieldType.F64)));
+            w.transaction(t -> {
+                for (int i = 0; i < 3_000; i++) {
+                    long e = t.entity("entity" + i);
+                    t.set(e, c, new Object[] {(double) (i % 7)});
+                }
+            });
+        }
+        var other = net.jpountz.lz4.LZ4Factory.safeInstance().highCompressor(); // seals differently from the fast one
+        int resealed = 0;
+        for (Path gen : dev.quiver.storage.file.Store.generationFiles(dir)) {
+            var blobs = new HashMap<Long, byte[]>();
+            try (var map = dev.quiver.index.PagedMap.open(gen, "gen", 64, 256, false)) {
+                map.forEach(blobs::put);
+                for (var en : blobs.entrySet()) {
+                    long k = en.getKey();
+                    byte[] blob = en.getValue();
+                    if (k == -1L || (int) (k >>> 56) == WorldFormat.META || blob[0] != PageCompression.LZ4) {
+                        continue; // the directory, the meta page (never enveloped), plain pages
+                    }
+                    byte[] body = PageCompression.open("x", k, blob);
+                    byte[] out = new byte[16 + other.maxCompressedLength(body.length)];
+                    var w = new Bytes.Writer(8);
+                    w.u8(PageCompression.LZ4);
+                    w.varint(body.length);
+                    byte[] head = w.toBytes();
+                    System.arraycopy(head, 0, out, 0, head.length);
+                    int n = other.compress(body, 0, body.length, out, head.length, out.length - head.length);
+                    byte[] again = Arrays.copyOf(out, head.length + n);
+                    if (!Arrays.equals(again, blob)) {
+                        map.put(k, again);
+                        resealed++;
+                    }
+                    assertArrayEquals(body, PageCompression.open("x", k, again));
+                }
+            }
+        }
+        assertTrue(resealed > 0, "no page was sealed differently");
+        try (World r = World.openReadOnly(dir)) {
+            assertEquals(List.of(), r.check());
+            assertTrue(r.lookup("entity2999") != 0 && r.lookup("entity0") != 0);
+            assertEquals(2998 % 7, r.getDouble(r.lookup("entity2998"), r.lookup("Pos"), 0));
+        }
+        try (World w = World.open(dir)) {
+            assertEquals(List.of(), w.check());
+        }
+    }
+
+    /**
+     * Sealing keeps its compressor's hash table between pages: sealing many small pages allocates
+     * about their blobs, not a 16 KiB table each (lz4-java's compressor allocates one per call).
+     */
+    @Test
+    void sealingSmallPagesAllocatesAboutTheirBlobs() {
+        var rnd = new Random(SEED);
+        byte[] body = new byte[600];
+        for (int i = 0; i < body.length; i++) {
+            body[i] = (byte) (rnd.nextInt(4) == 0 ? rnd.nextInt() : i / 8); // compressible
+        }
+        var mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        for (int i = 0; i < 2_000; i++) {
+            PageCompression.seal(body, body.length); // warm-up: the thread's buffers, the JIT
+        }
+        long before = mx.getCurrentThreadAllocatedBytes();
+        int pages = 2_000;
+        long blobs = 0;
+        for (int i = 0; i < pages; i++) {
+            blobs += PageCompression.seal(body, body.length).length;
+        }
+        long perPage = (mx.getCurrentThreadAllocatedBytes() - before) / pages;
+        assertTrue(perPage < blobs / pages + 1_024, perPage + " bytes allocated per sealed page of " + (blobs / pages) + " bytes");
+    }
 }
