@@ -13,8 +13,9 @@ import java.util.function.Supplier;
 
 /**
  * The entity index (Flecs v4 entity index): for each entity index, its state, generation, name,
- * table and row, in flat arrays indexed by entity index (entity indices are dense), so that a
- * lookup is one array read per field and the index costs no object per entity.
+ * table and row, in arrays indexed by entity index (entity indices are dense) and paged
+ * ({@link PagedArrays}: growth copies no full page), so that a lookup is two array reads per field
+ * (page, then entry) and the index costs no object per entity.
  *
  * <p>An index is {@link #FREE_NEVER} until first used, then {@link #ALIVE}, and {@link #DEAD}
  * after a delete, which bumps its generation; dead indices are recycled through a free list, so a
@@ -30,7 +31,7 @@ import java.util.function.Supplier;
  * reader may bound the blocks kept decoded ({@link #budget}, first read first forgotten); a writer
  * forgets only between transactions, down to its budget ({@link LazyBlocks#writerBudget}: a
  * forgotten block loses its names and is read again when touched; the fixed-size fields stay in
- * the flat arrays). The range ({@link #nextIndex}), the
+ * the paged arrays). The range ({@link #nextIndex}), the
  * free list and the number of alive entities come from the meta page, so opening reads no block.
  * Names are kept as UTF-8 bytes, one arena per block ({@code BlockNames}), never as one String
  * per entity: a String is made each time {@link #name} asks, a lookup compares bytes
@@ -533,7 +534,7 @@ public final class EntityIndex {
         }
     }
 
-    /** The entries the flat arrays hold now (at least {@link #nextIndex}); for tests and statistics. */
+    /** The entries the paged arrays hold now (at least {@link #nextIndex}); for tests and statistics. */
     public int capacity() {
         return capacity;
     }
