@@ -1,8 +1,8 @@
 package dev.quiver.storage.entity;
 
-import dev.quiver.index.Capacity;
 import dev.quiver.index.Ids;
 import dev.quiver.index.LazyBlocks;
+import dev.quiver.index.PagedArrays;
 import dev.quiver.storage.IdException;
 import dev.quiver.storage.tx.Changes;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
@@ -13,8 +13,9 @@ import java.util.function.Supplier;
 
 /**
  * The entity index (Flecs v4 entity index): for each entity index, its state, generation, name,
- * table and row, in flat arrays indexed by entity index (entity indices are dense), so that a
- * lookup is one array read per field and the index costs no object per entity.
+ * table and row, in arrays indexed by entity index (entity indices are dense) and paged
+ * ({@link PagedArrays}: growth copies no full page), so that a lookup is two array reads per field
+ * (page, then entry) and the index costs no object per entity.
  *
  * <p>An index is {@link #FREE_NEVER} until first used, then {@link #ALIVE}, and {@link #DEAD}
  * after a delete, which bumps its generation; dead indices are recycled through a free list, so a
@@ -30,7 +31,7 @@ import java.util.function.Supplier;
  * reader may bound the blocks kept decoded ({@link #budget}, first read first forgotten); a writer
  * forgets only between transactions, down to its budget ({@link LazyBlocks#writerBudget}: a
  * forgotten block loses its names and is read again when touched; the fixed-size fields stay in
- * the flat arrays). The range ({@link #nextIndex}), the
+ * the paged arrays). The range ({@link #nextIndex}), the
  * free list and the number of alive entities come from the meta page, so opening reads no block.
  * Names are kept as UTF-8 bytes, one arena per block ({@code BlockNames}), never as one String
  * per entity: a String is made each time {@link #name} asks, a lookup compares bytes
@@ -54,10 +55,17 @@ public final class EntityIndex {
      * By entity index: the state in bits 16..23 and the generation in bits 0..15, in one int so
      * that an alive check ({@link #isAlive}: the hot read of every {@code has}, {@code get} and
      * variable binding) costs one memory access, not one per field.
+     *
+     * <p>This and the other fixed-size fields are paged ({@link PagedArrays}: entry i is
+     * {@code live[i >>> SHIFT][i & MASK]}), so that growing the index never copies the entries it
+     * holds (issue 8, load).
      */
-    private int[] live = new int[0];
-    private int[] tableOf = new int[0];
-    private int[] rowOf = new int[0];
+    private int[][] live = new int[0][];
+    private int[][] tableOf = new int[0][];
+    private int[][] rowOf = new int[0][];
+    /** The entries the pages hold ({@link PagedArrays#capacity}). */
+    private int capacity;
+    private static final int SHIFT = PagedArrays.SHIFT, MASK = PagedArrays.MASK;
     /** By block: its entities' names as UTF-8 bytes; null: no entity of the block is named. */
     private BlockNames[] names = new BlockNames[0];
     /** Strings made from names' bytes by {@link #name} (for tests: a query that prints no names makes none). */
@@ -78,9 +86,10 @@ public final class EntityIndex {
 
     /** Forgets every entity (before a reload); the index is no longer lazy. */
     public void clear() {
-        live = new int[0];
-        tableOf = new int[0];
-        rowOf = new int[0];
+        live = new int[0][];
+        tableOf = new int[0][];
+        rowOf = new int[0][];
+        capacity = 0;
         names = new BlockNames[0];
         nextIndex = 0;
         free = new IntArrayList();
@@ -92,7 +101,7 @@ public final class EntityIndex {
 
     /** Reads the block of index {@code i} unless it is in memory: the one branch the accessors pay. */
     private void touch(int i) {
-        if ((live[i] >>> STATE_SHIFT) == UNREAD) {
+        if ((live[i >>> SHIFT][i & MASK] >>> STATE_SHIFT) == UNREAD) {
             blocks.touch(i >>> BLOCK_SHIFT);
         }
     }
@@ -123,10 +132,11 @@ public final class EntityIndex {
         if (i <= 0 || i >= nextIndex) {
             return false;
         }
-        int v = live[i];
+        int[] page = live[i >>> SHIFT];
+        int v = page[i & MASK];
         if ((v >>> STATE_SHIFT) == UNREAD) {
             blocks.touch(i >>> BLOCK_SHIFT);
-            v = live[i];
+            v = live[i >>> SHIFT][i & MASK];
         }
         return v == (ALIVE_BITS | Ids.generation(e));
     }
@@ -137,7 +147,7 @@ public final class EntityIndex {
             return false;
         }
         touch(i);
-        return stateOf(live[i]) == ALIVE;
+        return stateOf(live[i >>> SHIFT][i & MASK]) == ALIVE;
     }
 
     /** The index of an alive entity, or -1 when {@code e} is not alive (or stale). */
@@ -164,14 +174,14 @@ public final class EntityIndex {
             return 0;
         }
         touch(index);
-        int v = live[index];
+        int v = live[index >>> SHIFT][index & MASK];
         return stateOf(v) != ALIVE ? 0 : Ids.entity(index, generationOf(v));
     }
 
     /** The id of index {@code i} at its current generation (alive or not). */
     public long idOf(int i) {
         touch(i);
-        return Ids.entity(i, generationOf(live[i]));
+        return Ids.entity(i, generationOf(live[i >>> SHIFT][i & MASK]));
     }
 
     /** One past the highest index ever used. */
@@ -181,12 +191,12 @@ public final class EntityIndex {
 
     public byte state(int i) {
         touch(i);
-        return stateOf(live[i]);
+        return stateOf(live[i >>> SHIFT][i & MASK]);
     }
 
     public int generation(int i) {
         touch(i);
-        return generationOf(live[i]);
+        return generationOf(live[i >>> SHIFT][i & MASK]);
     }
 
     /** The entity's own name (a new String each call), or null for an anonymous entity. */
@@ -266,27 +276,27 @@ public final class EntityIndex {
     /** The id of the table holding entity index {@code i}. */
     public int table(int i) {
         touch(i);
-        return tableOf[i];
+        return tableOf[i >>> SHIFT][i & MASK];
     }
 
     /** The entity's row in its table. */
     public int row(int i) {
         touch(i);
-        return rowOf[i];
+        return rowOf[i >>> SHIFT][i & MASK];
     }
 
     /** Moves entity index {@code i} to row {@code row} of its table (its entity page changes). */
     public void setRow(int i, int row) {
         touch(i);
-        rowOf[i] = row;
+        rowOf[i >>> SHIFT][i & MASK] = row;
         changed(i);
     }
 
     /** Records where entity index {@code i} lives (its entity page changes). */
     public void place(int i, int table, int row) {
         touch(i);
-        tableOf[i] = table;
-        rowOf[i] = row;
+        tableOf[i >>> SHIFT][i & MASK] = table;
+        rowOf[i >>> SHIFT][i & MASK] = row;
         changed(i);
     }
 
@@ -342,11 +352,11 @@ public final class EntityIndex {
     /** Marks index {@code i} alive with a name (null: anonymous) and returns its id. */
     public long revive(int i, String name) {
         touch(i);
-        int g = generationOf(live[i]);
-        if (stateOf(live[i]) != ALIVE) {
+        int g = generationOf(live[i >>> SHIFT][i & MASK]);
+        if (stateOf(live[i >>> SHIFT][i & MASK]) != ALIVE) {
             alive++;
         }
-        live[i] = pack(ALIVE, g);
+        live[i >>> SHIFT][i & MASK] = pack(ALIVE, g);
         setNameEntry(i, name);
         return Ids.entity(i, g);
     }
@@ -354,13 +364,13 @@ public final class EntityIndex {
     /** Marks index {@code i} dead, bumps its generation and puts it on the free list. */
     public void kill(int i) {
         touch(i);
-        if (stateOf(live[i]) == ALIVE) {
+        if (stateOf(live[i >>> SHIFT][i & MASK]) == ALIVE) {
             alive--;
         }
-        live[i] = pack(DEAD, generationOf(live[i]) + 1);
+        live[i >>> SHIFT][i & MASK] = pack(DEAD, generationOf(live[i >>> SHIFT][i & MASK]) + 1);
         setNameEntry(i, null);
-        tableOf[i] = 0;
-        rowOf[i] = -1;
+        tableOf[i >>> SHIFT][i & MASK] = 0;
+        rowOf[i >>> SHIFT][i & MASK] = -1;
         free().add(i);
     }
 
@@ -369,7 +379,7 @@ public final class EntityIndex {
         int below = 0;
         for (int i = 1; i < Math.min(from, nextIndex); i++) {
             touch(i);
-            if (stateOf(live[i]) == ALIVE) {
+            if (stateOf(live[i >>> SHIFT][i & MASK]) == ALIVE) {
                 below++;
             }
         }
@@ -392,10 +402,10 @@ public final class EntityIndex {
 
     /** Sets one index's persisted state (loading a block). */
     public void restoreEntry(int i, byte st, int generation, String name, int table, int row) {
-        live[i] = pack(st, generation);
+        live[i >>> SHIFT][i & MASK] = pack(st, generation);
         setNameEntry(i, name);
-        tableOf[i] = table;
-        rowOf[i] = row;
+        tableOf[i >>> SHIFT][i & MASK] = table;
+        rowOf[i >>> SHIFT][i & MASK] = row;
     }
 
     /**
@@ -404,9 +414,9 @@ public final class EntityIndex {
      * read of {@link #lazy}, {@link #readAll}), whose name is already null.
      */
     public void restoreReadEntry(int i, byte st, int generation, int table, int row) {
-        live[i] = pack(st, generation);
-        tableOf[i] = table;
-        rowOf[i] = row;
+        live[i >>> SHIFT][i & MASK] = pack(st, generation);
+        tableOf[i >>> SHIFT][i & MASK] = table;
+        rowOf[i >>> SHIFT][i & MASK] = row;
     }
 
     /**
@@ -429,7 +439,7 @@ public final class EntityIndex {
     public void lazy(IntConsumer reader, Runnable readAll) {
         pageReader = reader;
         for (int i = 0; i < nextIndex; i++) {
-            live[i] = pack(UNREAD, live[i]);
+            live[i >>> SHIFT][i & MASK] = pack(UNREAD, live[i >>> SHIFT][i & MASK]);
         }
         blocks.lazy(this::readBlock, readAll);
     }
@@ -458,10 +468,11 @@ public final class EntityIndex {
     private void resetBlock(int b) {
         names[b] = null;
         int from = b << BLOCK_SHIFT, to = Math.min(nextIndex, from + BLOCK);
-        if (from < to) { // as restoreEntry(i, FREE_NEVER, 0, null, 0, 0) for each, in bulk
-            Arrays.fill(live, from, to, pack(FREE_NEVER, 0));
-            Arrays.fill(tableOf, from, to, 0);
-            Arrays.fill(rowOf, from, to, 0);
+        if (from < to) { // as restoreEntry(i, FREE_NEVER, 0, null, 0, 0) for each, in bulk; a block lies within one page
+            int p = from >>> SHIFT, f = from & MASK, t = f + (to - from);
+            Arrays.fill(live[p], f, t, pack(FREE_NEVER, 0));
+            Arrays.fill(tableOf[p], f, t, 0);
+            Arrays.fill(rowOf[p], f, t, 0);
         }
     }
 
@@ -469,7 +480,7 @@ public final class EntityIndex {
         names[b] = null;
         int from = b << BLOCK_SHIFT, to = Math.min(nextIndex, from + BLOCK);
         for (int i = from; i < to; i++) {
-            live[i] = pack(UNREAD, live[i]); // the generation stays
+            live[i >>> SHIFT][i & MASK] = pack(UNREAD, live[i >>> SHIFT][i & MASK]); // the generation stays
         }
     }
 
@@ -518,14 +529,14 @@ public final class EntityIndex {
      * before the committed entries are read again). Indices past the array are ignored.
      */
     public void resetRange(int from, int to) {
-        for (int i = from; i < Math.min(to, live.length); i++) {
+        for (int i = from; i < Math.min(to, capacity); i++) {
             restoreEntry(i, FREE_NEVER, 0, null, 0, 0);
         }
     }
 
-    /** The entries the flat arrays hold now (at least {@link #nextIndex}); for tests and statistics. */
+    /** The entries the paged arrays hold now (at least {@link #nextIndex}); for tests and statistics. */
     public int capacity() {
-        return live.length;
+        return capacity;
     }
 
     /** Reserves the builtin index range of a new world. */
@@ -535,14 +546,18 @@ public final class EntityIndex {
     }
 
     private void ensureCapacity(int n) {
-        if (n <= live.length) {
+        if (n <= capacity) {
             return;
         }
-        // by an eighth when large (Capacity): at 1.1M entities, doubling left 1M unused entries (17 MiB of the five arrays)
-        int cap = Capacity.grown(live.length, Math.max(n, 1024));
-        live = Arrays.copyOf(live, cap);
-        tableOf = Arrays.copyOf(tableOf, cap);
-        rowOf = Arrays.copyOf(rowOf, cap);
-        names = Arrays.copyOf(names, (cap >>> BLOCK_SHIFT) + 1); // the block of index cap too: allocate reads it before growing
+        // paged (PagedArrays): growing copies no full page; the last page doubles, so at most half a page is unused
+        long need = Math.max(n, 1024L);
+        live = PagedArrays.grow(live, need);
+        tableOf = PagedArrays.grow(tableOf, need);
+        rowOf = PagedArrays.grow(rowOf, need);
+        capacity = PagedArrays.capacity(live);
+        int blocks = (capacity >>> BLOCK_SHIFT) + 1;
+        if (names.length < blocks) {
+            names = Arrays.copyOf(names, Math.max(blocks, names.length + (names.length >>> 1))); // one reference per 1024 entries
+        }
     }
 }

@@ -1,22 +1,27 @@
 package dev.quiver.storage.table;
 
+import dev.quiver.index.PagedArrays;
 import dev.quiver.storage.FieldType;
 import dev.quiver.storage.Schema;
 
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * The data of one component (or data-carrying pair) in one table: one array per schema field,
  * indexed by row. Numeric, bool and entity fields are raw 64-bit words ({@link FieldType#toRaw});
- * string fields are String arrays.
+ * string fields are String arrays. The arrays are paged ({@link PagedArrays}: row r of field f is
+ * {@code words[f][r >>> SHIFT][r & MASK]}), so that growing a large table copies none of its full
+ * pages (issue 8, load).
  */
 public final class Column {
     private final long id;
     private final Schema schema;
-    private final long[][] words;
-    private final String[][] strings;
+    private static final int SHIFT = PagedArrays.SHIFT, MASK = PagedArrays.MASK;
+    /** By field: the rows' raw words as pages, or null for a string field. */
+    private final long[][][] words;
+    /** By field: the rows' strings as pages, or null for a non-string field. */
+    private final String[][][] strings;
     /** Per field, what a new row holds: the schema's default, else 0 or "". */
     private final long[] initialWords;
     private final String[] initialStrings;
@@ -28,8 +33,8 @@ public final class Column {
         this.id = id;
         this.schema = schema;
         int n = schema.size();
-        words = new long[n][];
-        strings = new String[n][];
+        words = new long[n][][];
+        strings = new String[n][][];
         initialWords = new long[n];
         initialStrings = new String[n];
         for (int f = 0; f < n; f++) {
@@ -40,9 +45,9 @@ public final class Column {
                 initialWords[f] = (Long) d;
             }
             if (schema.field(f).type() == FieldType.STRING) {
-                strings[f] = new String[capacity];
+                strings[f] = PagedArrays.grow(new String[0][], capacity);
             } else {
-                words[f] = new long[capacity];
+                words[f] = PagedArrays.grow(new long[0][], capacity);
             }
         }
     }
@@ -67,18 +72,18 @@ public final class Column {
 
     /** Raw word of a non-string field. */
     public long word(int field, int row) {
-        return words[field][row];
+        return words[field][row >>> SHIFT][row & MASK];
     }
 
     /** An f64 field as double (no type check; the hot path of numeric queries). */
     public double f64(int field, int row) {
-        return Double.longBitsToDouble(words[field][row]);
+        return Double.longBitsToDouble(words[field][row >>> SHIFT][row & MASK]);
     }
 
     /** A field as a Java value (Float, Double, Integer, Long, Boolean, String). */
     public Object value(int field, int row) {
         FieldType t = schema.field(field).type();
-        return t == FieldType.STRING ? strings[field][row] : t.fromRaw(words[field][row]);
+        return t == FieldType.STRING ? strings[field][row >>> SHIFT][row & MASK] : t.fromRaw(words[field][row >>> SHIFT][row & MASK]);
     }
 
     /** The whole row as an ordered field-name map. */
@@ -93,22 +98,40 @@ public final class Column {
     /** Internal (storage only): sets a raw word field. */
     public void setWord(int field, int row, long w) {
         version++;
-        words[field][row] = w;
+        words[field][row >>> SHIFT][row & MASK] = w;
     }
 
     /** Internal (storage only): sets a string field. */
     public void setString(int field, int row, String s) {
         version++;
-        strings[field][row] = s;
+        strings[field][row >>> SHIFT][row & MASK] = s;
     }
 
-    /** Internal (storage only): grows every field array to {@code capacity} rows. */
+    /**
+     * Internal (storage only): makes every field hold at least {@code capacity} rows (the rows
+     * held keep their values; full pages are not copied).
+     */
     public void grow(int capacity) {
         for (int f = 0; f < words.length; f++) {
             if (words[f] != null) {
-                words[f] = Arrays.copyOf(words[f], capacity);
+                words[f] = PagedArrays.grow(words[f], capacity);
             } else {
-                strings[f] = Arrays.copyOf(strings[f], capacity);
+                strings[f] = PagedArrays.grow(strings[f], capacity);
+            }
+        }
+    }
+
+    /**
+     * Internal (storage only): drops every row and keeps room for {@code capacity} rows, each
+     * holding 0 or null (a table truncated before its rows are read again).
+     */
+    public void reset(int capacity) {
+        version++;
+        for (int f = 0; f < words.length; f++) {
+            if (words[f] != null) {
+                words[f] = PagedArrays.grow(new long[0][], capacity);
+            } else {
+                strings[f] = PagedArrays.grow(new String[0][], capacity);
             }
         }
     }
@@ -121,9 +144,9 @@ public final class Column {
         version++;
         for (int f = 0; f < words.length; f++) {
             if (words[f] != null) {
-                words[f][row] = initialWords[f];
+                words[f][row >>> SHIFT][row & MASK] = initialWords[f];
             } else {
-                strings[f][row] = initialStrings[f];
+                strings[f][row >>> SHIFT][row & MASK] = initialStrings[f];
             }
         }
     }
@@ -133,9 +156,9 @@ public final class Column {
         dst.version++;
         for (int f = 0; f < words.length; f++) {
             if (words[f] != null) {
-                dst.words[f][to] = words[f][from];
+                dst.words[f][to >>> SHIFT][to & MASK] = words[f][from >>> SHIFT][from & MASK];
             } else {
-                dst.strings[f][to] = strings[f][from];
+                dst.strings[f][to >>> SHIFT][to & MASK] = strings[f][from >>> SHIFT][from & MASK];
             }
         }
     }
@@ -145,7 +168,7 @@ public final class Column {
         version++;
         for (int f = 0; f < strings.length; f++) {
             if (strings[f] != null) {
-                strings[f][row] = null;
+                strings[f][row >>> SHIFT][row & MASK] = null;
             }
         }
     }

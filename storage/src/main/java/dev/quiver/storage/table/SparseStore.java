@@ -3,7 +3,7 @@ package dev.quiver.storage.table;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 
-import dev.quiver.index.Capacity;
+import dev.quiver.index.PagedArrays;
 
 import java.util.Arrays;
 
@@ -13,9 +13,9 @@ import java.util.Arrays;
  * reverse index ({@code index.ReverseIndex}) is the other half; tables hold only the marker
  * {@code (R, *)}.
  *
- * <p>Layout per relationship: a flat {@code int[]} of the smallest target index by source entity
- * index (0: none), so a lookup {@code has(e, (R, T))} for a source with one target is an array
- * read; a source with several targets keeps the others, ascending, in an overflow map. Targets of
+ * <p>Layout per relationship: a paged {@code int[][]} ({@link PagedArrays}: growing copies no
+ * full page) of the smallest target index by source entity index (0: none), so a lookup
+ * {@code has(e, (R, T))} for a source with one target is two array reads; a source with several targets keeps the others, ascending, in an overflow map. Targets of
  * one source are returned ascending, which is the order pairs take in a type.
  *
  * <p>Changes made inside a transaction are logged so that a refused transaction can be undone
@@ -24,11 +24,22 @@ import java.util.Arrays;
  */
 public final class SparseStore {
     private static final int[] NONE = new int[0];
+    private static final int SHIFT = PagedArrays.SHIFT, MASK = PagedArrays.MASK;
 
     private static final class Column {
-        int[] first = NONE;
+        /** By source index: its smallest target index (0: none); {@link #capacity} sources fit. */
+        int[][] first = new int[0][];
+        int capacity;
         final Int2ObjectOpenHashMap<int[]> more = new Int2ObjectOpenHashMap<>();
         int holders;
+
+        int get(int src) {
+            return src < capacity ? first[src >>> SHIFT][src & MASK] : 0;
+        }
+
+        void set(int src, int tgt) {
+            first[src >>> SHIFT][src & MASK] = tgt;
+        }
     }
 
     private final Int2ObjectOpenHashMap<Column> byRel = new Int2ObjectOpenHashMap<>();
@@ -77,16 +88,16 @@ public final class SparseStore {
     /** The smallest target index of {@code (rel, T)} on source {@code src}, or 0 when none. */
     public int first(int rel, int src) {
         Column c = column(rel);
-        return c == null || src >= c.first.length ? 0 : c.first[src];
+        return c == null ? 0 : c.get(src);
     }
 
     /** True when source {@code src} holds {@code (rel, tgt)}. */
     public boolean has(int rel, int src, int tgt) {
         Column c = column(rel);
-        if (c == null || src >= c.first.length) {
+        if (c == null) {
             return false;
         }
-        int f = c.first[src];
+        int f = c.get(src);
         if (f == tgt) {
             return f != 0;
         }
@@ -105,11 +116,12 @@ public final class SparseStore {
      */
     public void firsts(int rel, long[] sources, int from, int n, int[] out) {
         Column c = column(rel);
-        int[] first = c == null ? NONE : c.first;
+        int[][] first = c == null ? new int[0][] : c.first;
+        int capacity = c == null ? 0 : c.capacity;
         boolean overflow = c != null && !c.more.isEmpty();
         for (int i = 0; i < n; i++) {
             int src = dev.quiver.index.Ids.index(sources[from + i]);
-            int f = src < first.length ? first[src] : 0;
+            int f = src < capacity ? first[src >>> SHIFT][src & MASK] : 0;
             out[i] = f != 0 && overflow && c.more.containsKey(src) ? -f : f;
         }
     }
@@ -126,15 +138,16 @@ public final class SparseStore {
     /** The target indices of {@code (rel, T)} on source {@code src}, ascending (empty when none). */
     public int[] targets(int rel, int src) {
         Column c = column(rel);
-        if (c == null || src >= c.first.length || c.first[src] == 0) {
+        int f = c == null ? 0 : c.get(src);
+        if (f == 0) {
             return NONE;
         }
         int[] m = c.more.get(src);
         if (m == null) {
-            return new int[] {c.first[src]};
+            return new int[] {f};
         }
         int[] out = new int[m.length + 1];
-        out[0] = c.first[src];
+        out[0] = f;
         System.arraycopy(m, 0, out, 1, m.length);
         return out;
     }
@@ -143,8 +156,8 @@ public final class SparseStore {
     public long pairCount() {
         long n = 0;
         for (Column c : byRel.values()) {
-            for (int s = 0; s < c.first.length; s++) {
-                if (c.first[s] != 0) {
+            for (int s = 0; s < c.capacity; s++) {
+                if (c.first[s >>> SHIFT][s & MASK] != 0) {
                     int[] m = c.more.get(s);
                     n += m == null ? 1 : m.length + 1;
                 }
@@ -156,7 +169,7 @@ public final class SparseStore {
     /** Number of targets of {@code rel} on {@code src}. */
     public int count(int rel, int src) {
         Column c = column(rel);
-        if (c == null || src >= c.first.length || c.first[src] == 0) {
+        if (c == null || c.get(src) == 0) {
             return 0;
         }
         int[] m = c.more.get(src);
@@ -192,12 +205,13 @@ public final class SparseStore {
             throw new IllegalArgumentException("target index 0");
         }
         Column c = byRel.computeIfAbsent(rel, k -> new Column());
-        if (src >= c.first.length) {
-            c.first = Arrays.copyOf(c.first, Capacity.grown(c.first.length, src + 1L)); // by an eighth when large
+        if (src >= c.capacity) {
+            c.first = PagedArrays.grow(c.first, src + 1L); // copies no full page
+            c.capacity = PagedArrays.capacity(c.first);
         }
-        int f = c.first[src];
+        int f = c.get(src);
         if (f == 0) {
-            c.first[src] = tgt;
+            c.set(src, tgt);
             c.holders++;
             return true;
         }
@@ -215,23 +229,23 @@ public final class SparseStore {
         System.arraycopy(all, 0, na, 0, pos);
         na[pos] = tgt;
         System.arraycopy(all, pos, na, pos + 1, all.length - pos);
-        c.first[src] = na[0];
+        c.set(src, na[0]);
         c.more.put(src, Arrays.copyOfRange(na, 1, na.length));
         return true;
     }
 
     private boolean drop(int rel, int src, int tgt) {
         Column c = column(rel);
-        if (c == null || src >= c.first.length || c.first[src] == 0) {
+        int f = c == null ? 0 : c.get(src);
+        if (f == 0) {
             return false;
         }
-        int f = c.first[src];
         int[] m = c.more.isEmpty() ? null : c.more.get(src);
         if (m == null) { // one target: no array to rebuild
             if (f != tgt) {
                 return false;
             }
-            c.first[src] = 0;
+            c.set(src, 0);
             c.holders--;
             return true;
         }
@@ -241,14 +255,14 @@ public final class SparseStore {
             return false;
         }
         if (all.length == 1) {
-            c.first[src] = 0;
+            c.set(src, 0);
             c.holders--;
             return true;
         }
         int[] na = new int[all.length - 1];
         System.arraycopy(all, 0, na, 0, pos);
         System.arraycopy(all, pos + 1, na, pos, na.length - pos);
-        c.first[src] = na[0];
+        c.set(src, na[0]);
         if (na.length == 1) {
             c.more.remove(src);
         } else {
@@ -270,8 +284,8 @@ public final class SparseStore {
         if (c == null) {
             return;
         }
-        for (int s = 0; s < c.first.length; s++) {
-            if (c.first[s] != 0) {
+        for (int s = 0; s < c.capacity; s++) {
+            if (c.get(s) != 0) {
                 for (int t : targets(rel, s)) {
                     action.accept(s, t);
                 }

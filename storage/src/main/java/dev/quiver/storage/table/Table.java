@@ -350,10 +350,7 @@ public final class Table {
             entitiesRead = null;
             entities = new long[4];
             for (Column c : columns) {
-                c.grow(4);
-                for (int r = 0; r < 4; r++) {
-                    c.clear(r);
-                }
+                c.reset(4);
             }
             count = 0;
             return;
