@@ -644,11 +644,16 @@ public final class Query {
             int row = b.row(0);
             boolean inTable = t != null && row >= 0 && row < t.count() && t.entity(row) == self;
             Table table = inTable ? t : null;
-            TableResult.captureData(shape, b, scratch);
-            RowGroup g = last;
-            if (!shareable || g == null || g.table != table || !java.util.Arrays.equals(g.data, scratch)) {
-                g = RowGroup.of(shape, b, table, 0, scratch.clone(), null);
-                last = g;
+            RowGroup g;
+            if (!shareable) { // located sources differ by row: nothing to share, capture straight into the row's own array
+                g = RowGroup.of(shape, b, table, 0, TableResult.captureData(shape, b), null);
+            } else {
+                TableResult.captureData(shape, b, scratch);
+                g = last;
+                if (g == null || g.table != table || !java.util.Arrays.equals(g.data, scratch)) {
+                    g = RowGroup.of(shape, b, table, 0, scratch.clone(), null);
+                    last = g;
+                }
             }
             return new QueryRow(g, self, inTable ? row : 0);
         }

@@ -152,7 +152,7 @@ public final class QueryRow {
         if (self(i)) {
             return group.table;
         }
-        return group.sourceTables == null ? null : group.sourceTables[i];
+        return group.sourceTable(i);
     }
 
     /** The row of field {@code i}'s source in {@link #fieldTable(int)}; -1 when that is null. */
@@ -161,7 +161,7 @@ public final class QueryRow {
         if (t == null) {
             return -1;
         }
-        return self(i) ? thisRow() : group.sourceRows[i];
+        return self(i) ? thisRow() : group.sourceRow(i);
     }
 
     /**

@@ -25,15 +25,28 @@ final class RowGroup {
     final long[] data;
     /** Per field, the ids of the rows when they differ by row, else null; null when none do. */
     final RowIds[] rowIds;
-    /** Per field, the table holding its (shared) source, or null; null when no field has one. */
+    /**
+     * Per field, the table holding its (shared) source, or null; null when at most one field has
+     * one (that one is {@link #oneField}: a join's rows are single-row groups, two arrays fewer each).
+     */
     final Table[] sourceTables;
     /** Per field, the source's row in {@link #sourceTables}. */
     final int[] sourceRows;
+    /** The one field with a located source when {@link #sourceTables} is null, else -1. */
+    final int oneField;
+    /** {@link #oneField}'s source table and row. */
+    final Table oneTable;
+    final int oneRow;
     /** {@link dev.quiver.storage.World#writeCount()} when the step was made. */
     final long writeCount;
 
     RowGroup(ResultShape shape, Table table, int offset, long[] data, RowIds[] rowIds, Table[] sourceTables,
              int[] sourceRows) {
+        this(shape, table, offset, data, rowIds, sourceTables, sourceRows, -1, null, -1);
+    }
+
+    private RowGroup(ResultShape shape, Table table, int offset, long[] data, RowIds[] rowIds, Table[] sourceTables,
+                     int[] sourceRows, int oneField, Table oneTable, int oneRow) {
         this.shape = shape;
         this.table = table;
         this.offset = offset;
@@ -41,7 +54,23 @@ final class RowGroup {
         this.rowIds = rowIds;
         this.sourceTables = sourceTables;
         this.sourceRows = sourceRows;
+        this.oneField = oneField;
+        this.oneTable = oneTable;
+        this.oneRow = oneRow;
         this.writeCount = shape.world().writeCount();
+    }
+
+    /** The table the engine found field {@code f}'s (shared, non-self) source in, or null. */
+    Table sourceTable(int f) {
+        if (sourceTables != null) {
+            return sourceTables[f];
+        }
+        return f == oneField ? oneTable : null;
+    }
+
+    /** The row of field {@code f}'s source in {@link #sourceTable}. */
+    int sourceRow(int f) {
+        return sourceTables != null ? sourceRows[f] : oneRow;
     }
 
     /**
@@ -54,16 +83,26 @@ final class RowGroup {
         int[] slots = shape.sourceSlots();
         Table[] tables = null;
         int[] rows = null;
+        int one = -1;
         for (int f = 0; f < slots.length; f++) {
             int s = slots[f];
             if (s > 0 && b.fieldSet(f) && b.table(s) != null && b.value(s) == b.fieldSource(f)) {
+                if (one < 0 && tables == null) {
+                    one = f;
+                    continue;
+                }
                 if (tables == null) {
                     tables = new Table[slots.length];
                     rows = new int[slots.length];
+                    tables[one] = b.table(slots[one]);
+                    rows[one] = b.row(slots[one]);
                 }
                 tables[f] = b.table(s);
                 rows[f] = b.row(s);
             }
+        }
+        if (tables == null && one >= 0) {
+            return new RowGroup(shape, table, offset, data, rowIds, null, null, one, b.table(slots[one]), b.row(slots[one]));
         }
         return new RowGroup(shape, table, offset, data, rowIds, tables, rows);
     }

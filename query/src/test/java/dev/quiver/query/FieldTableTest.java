@@ -142,6 +142,52 @@ class FieldTableTest {
         }
     }
 
+    /**
+     * Rows with one located field keep it in the row's group itself, rows with several in per-field
+     * arrays: every located field reads its own variable's table and row, in both storage kinds.
+     */
+    @Test
+    void everyLocatedFieldOfARowReadsItsOwnSource() {
+        long seed = Long.getLong("quiver.seed", System.nanoTime() % 100000);
+        System.out.println("FieldTableTest seed " + seed + " (-Dquiver.seed=" + seed + ")");
+        for (boolean sparse : new boolean[] {true, false}) {
+            World3 m = build(tmp.resolve(sparse ? "s2" : "d2"), sparse, seed);
+            try (World w = m.w) {
+                String what = "seed " + seed + (sparse ? ", sparse" : ", dense");
+                int[] located = {0, 0};
+                // fields 1 and 2 both have $y as their source: both located, alike
+                Query.parse(w, "(Likes, $y), Pos($y), Tag($y)").forEach(r -> {
+                    long y = r.variable("y");
+                    assertSame(r.fieldTable(1), r.fieldTable(2), what);
+                    assertEquals(r.fieldRow(1), r.fieldRow(2), what);
+                    if (r.fieldTable(2) != null) {
+                        located[0]++;
+                        assertEquals(y, r.fieldTable(2).entity(r.fieldRow(2)), what);
+                    }
+                    assertEquals(x(m, y), r.column(1).member("x").getDouble(0), what);
+                });
+                // two variables: each located field reads its own
+                Query.parse(w, "(Likes, $y), Pos($y), Pos($z), (Likes, $z)").forEach(r -> {
+                    long y = r.variable("y"), z = r.variable("z");
+                    for (int f = 1; f <= 2; f++) {
+                        long src = f == 1 ? y : z;
+                        assertEquals(src, r.fieldSource(f), what);
+                        if (r.fieldTable(f) != null) {
+                            located[1]++;
+                            assertEquals(src, r.fieldTable(f).entity(r.fieldRow(f)), what);
+                        } else {
+                            assertEquals(-1, r.fieldRow(f), what);
+                        }
+                        assertEquals(x(m, src), r.column(f).member("x").getDouble(0), what);
+                    }
+                });
+                if (sparse) {
+                    assertTrue(located[0] > 20 && located[1] > 100, what + ": " + located[0] + ", " + located[1] + " located");
+                }
+            }
+        }
+    }
+
     @Test
     void sourcesWithoutALocatedTableAreLookedUpAndBadFieldsAreRefused() {
         World3 m = build(tmp.resolve("w"), true, 7);

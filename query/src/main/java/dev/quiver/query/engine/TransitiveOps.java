@@ -276,8 +276,10 @@ final class TransitiveOps {
     /**
      * {@link #all} over a table holding R's sparse marker, by a generator handling whole tables:
      * the rows' first targets are read at once ({@link SparseStore#firsts}); each run of
-     * consecutive rows with the same single target shares that target's closure and is handed out
-     * together ({@link #emitRun}); a row with several targets gets its own closure.
+     * consecutive rows with the same single target shares that target's closure; a row with several
+     * targets gets its own closure. Runs that follow each other and reach the same target are
+     * handed out together for that target ({@link TargetRuns}: a node's grandchildren, in the
+     * consecutive runs of its children's children, come as one result).
      */
     private boolean sparseRuns(Step s, ResolvedTerm t, Closure c, Table tb, int slot, Evaluator.Cont k) {
         int n = tb.count();
@@ -289,6 +291,7 @@ final class TransitiveOps {
         int[] firsts = new int[Math.min(n, FIRSTS_SLICE)];
         int base = 0, len = Math.min(n, FIRSTS_SLICE);
         st.firsts(Ids.index(rel), ents, 0, len, firsts);
+        TargetRuns runs = new TargetRuns(); // this walk's own: a later step may walk another table meanwhile
         int row = 0;
         while (row < n) {
             if (row >= base + len) {
@@ -311,11 +314,41 @@ final class TransitiveOps {
                     end++;
                 }
             }
-            if (f != 0 && !emitRun(s, t, rel, tb, row, end, f > 0 ? c.targetClosure(f) : c.entityClosure(tb, tb.entity(row)),
-                    slot, k)) {
-                return false;
+            if (f != 0) {
+                int closed = runs.add(row, end, f > 0 ? c.targetClosure(f) : c.entityClosure(tb, tb.entity(row)));
+                if (!emitRanges(s, t, rel, tb, runs, closed, slot, k)) {
+                    return false;
+                }
             }
             row = end;
+        }
+        return emitRanges(s, t, rel, tb, runs, runs.flush(), slot, k);
+    }
+
+    /** Hands out the ranges {@link TargetRuns} closed: each one result for its rows and target. */
+    private boolean emitRanges(Step s, ResolvedTerm t, long rel, Table tb, TargetRuns runs, int closed, int slot,
+                               Evaluator.Cont k) {
+        int to = runs.closedTo;
+        for (int i = 0; i < closed; i++) {
+            long e = ev.world.entityOfIndex(runs.closedX[i]);
+            if (e == 0) {
+                continue;
+            }
+            int from = runs.closedFrom[i];
+            long first = tb.entity(from);
+            boolean r;
+            if (to - from == 1) { // a single row: no batch to make
+                ev.bindSource(slot, first, tb, from);
+                r = emitTarget(s, t, rel, first, e, k);
+                ev.b.values[slot] = 0;
+            } else {
+                long saved = ev.startRows(slot, tb, from, to - from);
+                r = emitTarget(s, t, rel, first, e, k);
+                ev.endRows(slot, saved);
+            }
+            if (!r) {
+                return false;
+            }
         }
         return true;
     }
