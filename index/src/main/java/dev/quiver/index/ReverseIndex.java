@@ -296,6 +296,18 @@ public final class ReverseIndex {
      * @return the number of source indices appended
      */
     public int sources(int[] targets, int from, int n, int relationship, IntArrayList out) {
+        int start = out.size();
+        reserve(out, entryCount(targets, from, n)); // writes past start only: a slice of out's own (old) array is left as it was
+        int w = sources(targets, from, n, relationship, out.elements(), start);
+        out.size(w);
+        return w - start;
+    }
+
+    /**
+     * The number of entries, of every relationship, of the targets {@code targets[from .. from + n)}:
+     * room enough for what {@link #sources(int[], int, int, int, int[], int)} writes for them.
+     */
+    public int entryCount(int[] targets, int from, int n) {
         int total = 0;
         for (int i = 0; i < n; i++) { // every list looked up (and its size read) before any is copied
             LongArrayList l = get(targets[from + i]);
@@ -303,17 +315,28 @@ public final class ReverseIndex {
                 total += l.size();
             }
         }
-        int start = out.size();
-        reserve(out, total); // writes past start only: a slice of out's own (old) array is left as it was
-        int[] o = out.elements();
-        int w = start;
+        return total;
+    }
+
+    /**
+     * {@link #sources(int[], int, int, int, IntArrayList)} into a plain array: writes the matching
+     * source indices of the targets {@code targets[from .. from + n)} in turn to {@code out} from
+     * position {@code at}, which must leave room for {@link #entryCount} of them (positions from
+     * {@code at} on are written, nothing else: {@code targets} may be {@code out} itself, a
+     * breadth-first queue, when the slice lies below {@code at}). No position is written twice
+     * (a list's {@code size(int)} would first fill the room with zeros).
+     *
+     * @return the position after the last index written
+     * @throws ArrayIndexOutOfBoundsException when {@code out} lacks the room
+     */
+    public int sources(int[] targets, int from, int n, int relationship, int[] out, int at) {
+        int w = at;
         for (int i = 0; i < n; i++) {
             LongArrayList l = get(targets[from + i]);
             if (l != null) {
-                w = appendSources(l, relationship, o, w);
+                w = appendSources(l, relationship, out, w);
             }
         }
-        out.size(w);
-        return w - start;
+        return w;
     }
 }

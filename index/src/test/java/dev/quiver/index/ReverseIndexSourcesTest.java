@@ -106,6 +106,20 @@ class ReverseIndexSourcesTest {
             queue.trim(); // no spare room: the appends must grow the list while reading the slice
             r.sources(queue.elements(), prefix.size(), ts.length, rel, queue);
             assertEquals(wantQueue, queue, "seed " + seed);
+            // the plain-array form: room for entryCount, written from `at` on only, the slice of the
+            // targets inside the same array below `at`
+            int at = prefix.size() + ts.length;
+            int room = r.entryCount(ts, 0, ts.length);
+            int[] arr = new int[at + room + 3];
+            java.util.Arrays.fill(arr, -7);
+            System.arraycopy(prefix.elements(), 0, arr, 0, prefix.size());
+            System.arraycopy(ts, 0, arr, prefix.size(), ts.length);
+            int end = r.sources(arr, prefix.size(), ts.length, rel, arr, at);
+            assertEquals(wantQueue.size(), end, "seed " + seed);
+            assertEquals(wantQueue, IntArrayList.wrap(arr, end), "seed " + seed);
+            for (int i = end; i < arr.length; i++) {
+                assertEquals(-7, arr[i], "seed " + seed + ": nothing written past the end");
+            }
         }
     }
 }

@@ -85,6 +85,26 @@ public final class TableAccess {
         return m.reverse.sources(targets, from, n, Ids.index(relationship), out);
     }
 
+    /**
+     * Room enough for what {@link #sourceIndices(long, int[], int, int, int[], int)} writes for the
+     * targets {@code targets[from .. from + n)} (entity indices): their number of entries.
+     */
+    public int sourceBound(long relationship, int[] targets, int from, int n) {
+        return m.reverse.entryCount(targets, from, n);
+    }
+
+    /**
+     * {@link #sourceIndices(long, int[], int, int, it.unimi.dsi.fastutil.ints.IntArrayList)} into a
+     * plain array: writes the source indices to {@code out} from position {@code at}, which must
+     * leave room for {@link #sourceBound} of them; {@code targets} may be {@code out} itself when
+     * the slice lies below {@code at}.
+     *
+     * @return the position after the last index written
+     */
+    public int sourceIndices(long relationship, int[] targets, int from, int n, int[] out, int at) {
+        return m.reverse.sources(targets, from, n, Ids.index(relationship), out, at);
+    }
+
     /** Number of pairs {@code (*, target)} pointing at the target. */
     public int sourceCount(long target) {
         LongArrayList l = m.reverse.get(Ids.index(target));

@@ -234,28 +234,33 @@ final class Closure {
             }
         }
         bfsMarks.newWalk();
-        queue.clear();
-        queue.add(t);
+        int[] q = bfsMarks.downQueue;
+        q[0] = t;
+        int size = 1;
         var access = world.tableAccess();
-        for (int qi = 0; qi < queue.size(); ) {
+        for (int qi = 0; qi < size; ) {
             // the sources of a slice of the queue appended at once (their lists looked up together),
             // then the ones already reached dropped: the order of one target at a time
-            int from = queue.size(), n = Math.min(DOWN_SLICE, from - qi);
-            access.sourceIndices(relationship, queue.elements(), qi, n, queue);
+            int n = Math.min(DOWN_SLICE, size - qi);
+            int room = access.sourceBound(relationship, q, qi, n);
+            if ((long) size + room > q.length) {
+                q = Arrays.copyOf(q, (int) Math.min(Integer.MAX_VALUE - 8, Math.max((long) size + room, 2L * q.length)));
+                bfsMarks.downQueue = q;
+            }
+            int end = access.sourceIndices(relationship, q, qi, n, q, size);
             qi += n;
-            int[] a = queue.elements();
-            int w = from;
-            for (int i = from, end = queue.size(); i < end; i++) {
-                int s = a[i];
+            int w = size;
+            for (int i = size; i < end; i++) {
+                int s = q[i];
                 if (bfsMarks.mark(s)) {
-                    a[w++] = s;
+                    q[w++] = s;
                 }
             }
-            queue.size(w);
+            size = w;
         }
         // every entity reached, in walk order (the queue after t; t is unmarked at the start, so
         // it comes again only when a cycle leads back to it)
-        int[] out = Arrays.copyOfRange(queue.elements(), 1, queue.size());
+        int[] out = Arrays.copyOfRange(q, 1, size);
         memo(downMemo, t, out);
         if (kept != null) {
             kept.put(rel, t, out);

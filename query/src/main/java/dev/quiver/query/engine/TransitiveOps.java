@@ -69,6 +69,7 @@ final class TransitiveOps {
         int located = 0, next = 0, chunkEnd = 0;
         Table run = null;
         int from = 0, to = 0;
+        RecentRuns recent = new RecentRuns(); // one per walk: a continuation may run another one
         for (int i = 0; i <= down.length; i++) {
             Table tb = null;
             int row = -1;
@@ -84,11 +85,16 @@ final class TransitiveOps {
                     continue;
                 }
                 long e;
+                int g;
                 if (have) { // looked up already: its table and row tell whether it continues the run
                     e = loc.ids[next];
                     tb = loc.tables[next];
                     row = loc.rows[next];
                     next++;
+                } else if ((g = recent.find(down[i])) >= 0) { // where a recent run's table goes on: no entity lookup
+                    tb = recent.tables[g];
+                    row = recent.foundRow;
+                    e = tb.entity(row);
                 } else {
                     e = world.entityOfIndex(down[i]);
                     if (e != 0) {
@@ -122,11 +128,66 @@ final class TransitiveOps {
                     return false;
                 }
             }
+            if (run != null) {
+                recent.ended(run, to);
+            }
             run = tb;
             from = row;
             to = row + 1;
         }
         return true;
+    }
+
+    /**
+     * The tables of the last few runs of {@link #downRuns} and the row after each one's end: where
+     * the walk's next sources most likely are when the current run breaks. Sources that are
+     * siblings sit in consecutive rows of one table, but a few of them hold other components and
+     * sit in another table (RG-1: the 1% of leaves that hold Likes), and moving each out swapped
+     * another row into its place; so the walk goes back and forth between a few tables, each
+     * going on at its end row or the row after. Checking those rows (their pages are the ones
+     * the runs read) finds such a source without reading its entity page.
+     */
+    private static final class RecentRuns {
+        private static final int SIZE = 4;
+        final Table[] tables = new Table[SIZE];
+        private final int[] ends = new int[SIZE];
+        private int nextSlot;
+        /** The row {@link #find} found. */
+        int foundRow;
+
+        /** A run of {@code t} ended before row {@code end}. */
+        void ended(Table t, int end) {
+            for (int k = 0; k < SIZE; k++) {
+                if (tables[k] == t) {
+                    ends[k] = end;
+                    return;
+                }
+            }
+            tables[nextSlot] = t;
+            ends[nextSlot] = end;
+            nextSlot = (nextSlot + 1) % SIZE;
+        }
+
+        /**
+         * The slot whose table holds entity index {@code index} at its end row or the row after
+         * (that row in {@link #foundRow}), or -1.
+         */
+        int find(int index) {
+            for (int k = 0; k < SIZE; k++) {
+                Table t = tables[k];
+                if (t == null) {
+                    continue;
+                }
+                int n = t.count();
+                for (int r = ends[k]; r < Math.min(n, ends[k] + 2); r++) {
+                    if (Ids.index(t.entity(r)) == index) {
+                        foundRow = r;
+                        return k;
+                    }
+                }
+            }
+            return -1;
+        }
     }
 
     /**

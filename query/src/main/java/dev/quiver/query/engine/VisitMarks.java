@@ -23,6 +23,11 @@ final class VisitMarks {
      * walk reaching a million entities would otherwise grow a fresh list each time).
      */
     final it.unimi.dsi.fastutil.ints.IntArrayList queue = new it.unimi.dsi.fastutil.ints.IntArrayList();
+    /**
+     * The queue of a backward walk ({@link Closure#down}), kept the same way: a plain array the walk
+     * writes sources into directly (a list's {@code size(int)} would fill the room with zeros first).
+     */
+    int[] downQueue = new int[1024];
 
     /** Starts a walk: no index is visited. */
     void newWalk() {
