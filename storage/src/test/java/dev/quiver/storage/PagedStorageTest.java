@@ -147,6 +147,39 @@ class PagedStorageTest {
         return out.values().stream().mapToLong(Long::longValue).toArray();
     }
 
+    /**
+     * After a reopen every entry is unread until its block is read ({@code EntityIndex.lazy} marks
+     * them page by page): an entity at either edge of a page, touched first in a fresh open, reads
+     * its block and answers with its row, not with an empty entry.
+     */
+    @Test
+    void afterAReopenAnEntityAtAPageEdgeTouchedFirstReadsItsBlock() {
+        Path dir = tmp.resolve("edges");
+        long[] ents = new long[N];
+        try (World w = World.create(dir)) {
+            w.transaction(x -> {
+                pos = x.component("Pos", Schema.of("x", FieldType.F64, "label", FieldType.STRING));
+                rel = x.entity("Near");
+                x.add(rel, Builtin.DONT_FRAGMENT);
+            });
+            append(w, ents, 0, N);
+        }
+        int edges = 0;
+        for (int i = 0; i < N; i++) {
+            int slot = dev.quiver.index.Ids.index(ents[i]) & PagedArrays.MASK;
+            if (slot != 0 && slot != PagedArrays.MASK) {
+                continue;
+            }
+            edges++;
+            try (World w = World.open(dir)) {
+                assertTrue(w.isAlive(ents[i]), "alive " + i);
+                assertEquals((double) i, w.getDouble(ents[i], w.lookup("Pos"), 0), "x of " + i);
+                assertEquals("e" + i, w.name(ents[i]));
+            }
+        }
+        assertEquals(4, edges, "the first and last slots of pages 0, 1 and 2 that entities hold");
+    }
+
     @Test
     void growthCopiesNoFullPageAndKeepsValues() {
         long[][] s = new long[0][];

@@ -438,8 +438,8 @@ public final class EntityIndex {
      */
     public void lazy(IntConsumer reader, Runnable readAll) {
         pageReader = reader;
-        for (int i = 0; i < nextIndex; i++) {
-            live[i >>> SHIFT][i & MASK] = pack(UNREAD, live[i >>> SHIFT][i & MASK]);
+        for (int from = 0; from < nextIndex; from += PagedArrays.PAGE) { // page by page: one tight loop each (open time)
+            markUnread(live[from >>> SHIFT], 0, Math.min(PagedArrays.PAGE, nextIndex - from));
         }
         blocks.lazy(this::readBlock, readAll);
     }
@@ -479,8 +479,15 @@ public final class EntityIndex {
     private void forgetBlock(int b) {
         names[b] = null;
         int from = b << BLOCK_SHIFT, to = Math.min(nextIndex, from + BLOCK);
-        for (int i = from; i < to; i++) {
-            live[i >>> SHIFT][i & MASK] = pack(UNREAD, live[i >>> SHIFT][i & MASK]); // the generation stays
+        if (from < to) { // a block lies within one page
+            markUnread(live[from >>> SHIFT], from & MASK, (from & MASK) + (to - from));
+        }
+    }
+
+    /** Marks entries {@code [from, to)} of one page of {@link #live} unread; the generations stay. */
+    private static void markUnread(int[] page, int from, int to) {
+        for (int j = from; j < to; j++) {
+            page[j] = pack(UNREAD, page[j]);
         }
     }
 
