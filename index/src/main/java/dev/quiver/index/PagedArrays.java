@@ -37,49 +37,29 @@ public final class PagedArrays {
      * @throws IllegalStateException when {@code needed} passes {@link Capacity#MAX}
      */
     public static int[][] grow(int[][] spine, long needed) {
-        int[][] s = spine;
-        int last = lastPage(s, needed);
-        if (last < 0) {
-            return s;
-        }
-        if (s.length <= last) {
-            s = Arrays.copyOf(s, last + 1);
-        }
-        for (int p = 0; p <= last; p++) {
-            int len = pageLength(s[p] == null ? -1 : s[p].length, p, last, needed);
-            if (s[p] == null) {
-                s[p] = new int[len];
-            } else if (s[p].length < len) {
-                s[p] = Arrays.copyOf(s[p], len);
-            }
-        }
-        return s;
+        return grow(spine, needed, int[]::new, a -> a.length, Arrays::copyOf);
     }
 
     /** As {@link #grow(int[][], long)}, for a spine of longs. */
     public static long[][] grow(long[][] spine, long needed) {
-        long[][] s = spine;
-        int last = lastPage(s, needed);
-        if (last < 0) {
-            return s;
-        }
-        if (s.length <= last) {
-            s = Arrays.copyOf(s, last + 1);
-        }
-        for (int p = 0; p <= last; p++) {
-            int len = pageLength(s[p] == null ? -1 : s[p].length, p, last, needed);
-            if (s[p] == null) {
-                s[p] = new long[len];
-            } else if (s[p].length < len) {
-                s[p] = Arrays.copyOf(s[p], len);
-            }
-        }
-        return s;
+        return grow(spine, needed, long[]::new, a -> a.length, Arrays::copyOf);
     }
 
     /** As {@link #grow(int[][], long)}, for a spine of Strings (new slots hold null). */
     public static String[][] grow(String[][] spine, long needed) {
-        String[][] s = spine;
+        return grow(spine, needed, String[]::new, a -> a.length, Arrays::copyOf);
+    }
+
+    /** A copy of page {@code P} with a new length ({@code Arrays.copyOf} of its element type). */
+    @FunctionalInterface
+    private interface Resize<P> {
+        P copyOf(P page, int length);
+    }
+
+    /** {@link #grow(int[][], long)} for pages of type {@code P}, made by {@code make} and {@code resize}. */
+    private static <P> P[] grow(P[] spine, long needed, java.util.function.IntFunction<P> make,
+                                java.util.function.ToIntFunction<P> length, Resize<P> resize) {
+        P[] s = spine;
         int last = lastPage(s, needed);
         if (last < 0) {
             return s;
@@ -88,11 +68,11 @@ public final class PagedArrays {
             s = Arrays.copyOf(s, last + 1);
         }
         for (int p = 0; p <= last; p++) {
-            int len = pageLength(s[p] == null ? -1 : s[p].length, p, last, needed);
+            int len = pageLength(s[p] == null ? -1 : length.applyAsInt(s[p]), p, last, needed);
             if (s[p] == null) {
-                s[p] = new String[len];
-            } else if (s[p].length < len) {
-                s[p] = Arrays.copyOf(s[p], len);
+                s[p] = make.apply(len);
+            } else if (length.applyAsInt(s[p]) < len) {
+                s[p] = resize.copyOf(s[p], len);
             }
         }
         return s;
