@@ -52,43 +52,26 @@ final class PageCompression {
         byte[] buffer = new byte[0];
     }
 
-    /** One LZ4 block compressor: {@code compress} as both libraries spell it. */
+    /**
+     * One LZ4 block compressor: {@code compress} as both libraries spell it. Both bound a block by
+     * the standard LZ4 bound ({@code len + len / 255 + 16}), so {@link #FALLBACK} gives the room.
+     */
+    @FunctionalInterface
     private interface Block {
-        int maxCompressedLength(int len);
-
         int compress(byte[] src, int from, int len, byte[] dst, int at, int max);
     }
+
+    /** lz4-java's pure-Java compressor: the LZ4 bound, and the sealer where aircompressor refuses. */
+    private static final LZ4Compressor FALLBACK = LZ4_FACTORY.fastCompressor();
 
     private static final ThreadLocal<Sealer> SEALERS = ThreadLocal.withInitial(Sealer::new);
 
     /** aircompressor's compressor, else (a platform it refuses) lz4-java's pure-Java one. */
     private static Block newBlock() {
         try {
-            var c = new io.airlift.compress.lz4.Lz4Compressor();
-            return new Block() {
-                @Override
-                public int maxCompressedLength(int len) {
-                    return c.maxCompressedLength(len);
-                }
-
-                @Override
-                public int compress(byte[] src, int from, int len, byte[] dst, int at, int max) {
-                    return c.compress(src, from, len, dst, at, max);
-                }
-            };
+            return new io.airlift.compress.lz4.Lz4Compressor()::compress;
         } catch (LinkageError | RuntimeException e) { // IncompatibleJvmException: big-endian, or no Unsafe
-            LZ4Compressor c = LZ4_FACTORY.fastCompressor();
-            return new Block() {
-                @Override
-                public int maxCompressedLength(int len) {
-                    return c.maxCompressedLength(len);
-                }
-
-                @Override
-                public int compress(byte[] src, int from, int len, byte[] dst, int at, int max) {
-                    return c.compress(src, from, len, dst, at, max);
-                }
-            };
+            return FALLBACK::compress;
         }
     }
 
@@ -98,7 +81,7 @@ final class PageCompression {
     static byte[] seal(byte[] body, int len) {
         if (len > MIN_COMPRESS) {
             Sealer s = SEALERS.get();
-            int size = 1 + 5 + s.block.maxCompressedLength(len);
+            int size = 1 + 5 + FALLBACK.maxCompressedLength(len);
             byte[] out = s.buffer.length >= size ? s.buffer : new byte[size];
             if (out != s.buffer && size <= KEEP_BUFFER) {
                 s.buffer = out;
