@@ -311,6 +311,16 @@ final class TransitiveOps {
     /** One result per closure element standing for rows {@code from} to {@code to - 1} of {@code tb}, which share closure {@code cl}. */
     private boolean emitRun(Step s, ResolvedTerm t, long rel, Table tb, int from, int to, int[] cl, int slot,
                             Evaluator.Cont k) {
+        return emitRun(s, t, rel, tb, from, to, cl, 0, cl.length, slot, k);
+    }
+
+    /**
+     * One result per target {@code cl[cFrom .. cTo)} (entity indices; a dead one is skipped) standing
+     * for rows {@code from} to {@code to - 1} of {@code tb}: a single row is bound as itself, more
+     * as one batch.
+     */
+    private boolean emitRun(Step s, ResolvedTerm t, long rel, Table tb, int from, int to, int[] cl, int cFrom, int cTo,
+                            int slot, Evaluator.Cont k) {
         boolean single = to - from == 1; // a single row: no batch to make
         long first = tb.entity(from);
         long saved = 0;
@@ -320,7 +330,7 @@ final class TransitiveOps {
             saved = ev.startRows(slot, tb, from, to - from);
         }
         boolean r = true;
-        for (int i = 0; i < cl.length && r; i++) {
+        for (int i = cFrom; i < cTo && r; i++) {
             long e = ev.world.entityOfIndex(cl[i]);
             if (e != 0) {
                 r = emitTarget(s, t, rel, first, e, k);
@@ -389,25 +399,8 @@ final class TransitiveOps {
     /** Hands out the ranges {@link TargetRuns} closed: each one result for its rows and target. */
     private boolean emitRanges(Step s, ResolvedTerm t, long rel, Table tb, TargetRuns runs, int closed, int slot,
                                Evaluator.Cont k) {
-        int to = runs.closedTo;
         for (int i = 0; i < closed; i++) {
-            long e = ev.world.entityOfIndex(runs.closedX[i]);
-            if (e == 0) {
-                continue;
-            }
-            int from = runs.closedFrom[i];
-            long first = tb.entity(from);
-            boolean r;
-            if (to - from == 1) { // a single row: no batch to make
-                ev.bindSource(slot, first, tb, from);
-                r = emitTarget(s, t, rel, first, e, k);
-                ev.b.values[slot] = 0;
-            } else {
-                long saved = ev.startRows(slot, tb, from, to - from);
-                r = emitTarget(s, t, rel, first, e, k);
-                ev.endRows(slot, saved);
-            }
-            if (!r) {
+            if (!emitRun(s, t, rel, tb, runs.closedFrom[i], runs.closedTo, runs.closedX, i, i + 1, slot, k)) {
                 return false;
             }
         }
