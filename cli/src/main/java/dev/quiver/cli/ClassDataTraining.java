@@ -35,6 +35,7 @@ public final class ClassDataTraining {
      * @return the exit code: 0 when each command exited as expected, else 1
      */
     static int train(Path dir) throws IOException {
+        dev.quiver.index.ChronicleSupport.warmUpInBackground(); // as Quiver.main does for a subcommand
         Files.createDirectories(dir);
         Path tsv = dir.resolve("train.tsv");
         Files.writeString(tsv, "a\tKindOf\tb\nb\tKindOf\tc\nc\tKindOf\td\n", StandardCharsets.UTF_8);

@@ -159,6 +159,10 @@ public final class Quiver implements Callable<Integer> {
             }
             System.exit(code);
         }
+        if (namesSubcommand(args)) {
+            // the Chronicle work of a map open that needs no file runs beside the command-line parse
+            ChronicleSupport.warmUpInBackground();
+        }
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), false);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         int code;
@@ -176,6 +180,16 @@ public final class Quiver implements Callable<Integer> {
         out.flush();
         err.flush();
         System.exit(code);
+    }
+
+    /** True when {@code args} names a subcommand other than help (after -v/--verbose). */
+    static boolean namesSubcommand(String[] args) {
+        for (String a : args) {
+            if (!a.equals("-v") && !a.equals("--verbose")) {
+                return !a.equals("help") && SUBCOMMANDS.containsKey(a);
+            }
+        }
+        return false;
     }
 
     @SafeVarargs

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 
 import static dev.quiver.cli.CliRunner.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Exit codes and the one-line error rule for picocli's own errors, --verbose, help and version. */
@@ -61,6 +62,17 @@ class ErrorHandlingTest {
         }
         assertEquals(Quiver.SUBCOMMANDS.size(), Quiver.commandLine(new java.io.PrintWriter(new java.io.StringWriter()),
                 new java.io.PrintWriter(new java.io.StringWriter()), false).getSubcommands().size());
+    }
+
+    /** {@code main} starts the Chronicle warm-up for a subcommand only (help and version open no world). */
+    @Test
+    void theWarmUpStartsForASubcommandOnly() {
+        for (String[] args : new String[][] {{"query", "w", "X"}, {"-v", "show", "w", "a"}, {"--verbose", "init", "w"}}) {
+            assertTrue(Quiver.namesSubcommand(args), String.join(" ", args));
+        }
+        for (String[] args : new String[][] {{}, {"--version"}, {"-v"}, {"help", "query"}, {"frobnicate", "query"}, {"--help"}}) {
+            assertFalse(Quiver.namesSubcommand(args), String.join(" ", args));
+        }
     }
 
     /** {@link Quiver#SUBCOMMANDS} writes the names out: each must be its class's {@code @Command} name. */

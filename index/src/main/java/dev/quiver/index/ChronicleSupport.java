@@ -1,5 +1,7 @@
 package dev.quiver.index;
 
+import java.util.List;
+
 /**
  * Process-wide settings that must be in place before any Chronicle class loads: usage analytics
  * off (nothing of Quiver's may reach the network), quiet start-up banners, and a segment lock
@@ -28,6 +30,101 @@ public final class ChronicleSupport {
         // at run time: about 0.2 s of every process start) eagerly. Quiver needs none of it: files
         // are forced through FileChannel.force, never Chronicle's msync.
         net.openhft.posix.PosixAPI.useNoOpPosixApi();
+    }
+
+    /**
+     * The Chronicle classes whose static initialisers {@link #warmUpInBackground} runs, in the order
+     * a first map open initialises them: together most of the class initialisation of that open
+     * (measured: Wires, with the SimpleDateFormat of its Java-types serialisers, and
+     * ChronicleMapBuilder are the largest). Names, not class literals, so that the list can name
+     * Chronicle's internal classes; a test holds every name to a class on the class path.
+     */
+    static final List<String> WARM_CLASSES = List.of(
+            "net.openhft.chronicle.core.OS",
+            "net.openhft.chronicle.core.Jvm",
+            "net.openhft.chronicle.core.util.StringUtils",
+            "net.openhft.chronicle.core.io.AbstractCloseable",
+            "net.openhft.chronicle.core.io.VanillaReferenceCounted",
+            "net.openhft.chronicle.bytes.internal.BytesInternal",
+            "net.openhft.chronicle.bytes.internal.NativeBytesStore",
+            "net.openhft.chronicle.bytes.BytesUtil",
+            "net.openhft.chronicle.map.ChronicleMapBuilder",
+            "net.openhft.chronicle.values.CodeTemplate",
+            "net.openhft.chronicle.wire.Wires",
+            "net.openhft.chronicle.wire.AbstractWire",
+            "net.openhft.chronicle.wire.YamlWireOut",
+            "net.openhft.chronicle.wire.TextWire",
+            "net.openhft.chronicle.wire.ValueIn",
+            "net.openhft.chronicle.wire.SerializationStrategies");
+
+    /** The running or finished warm-up, null when none was started. */
+    private static volatile Thread warmUp;
+
+    /** The warm-up thread, null when none was started (for tests). */
+    static Thread warmUpThread() {
+        return warmUp;
+    }
+
+    /**
+     * Starts, in a daemon thread, the work of a first map open that needs no file: the static
+     * initialisation of the Chronicle classes of {@link #WARM_CLASSES} and Chronicle Values' model
+     * of the map header class. The command line calls this first thing when its arguments name a
+     * subcommand, so that this work (about 0.1 s of CPU) runs on another core while the command
+     * line is parsed. {@link PagedMap#open} waits
+     * for it to end before it touches Chronicle, so no class is ever initialised by two threads at
+     * once (Chronicle's initialisers refer to each other: two threads initialising two of them in
+     * opposite orders could deadlock). Best effort: a failure leaves the class uninitialised, and
+     * the open then fails the way it would without the warm-up. Calls {@link #init} first;
+     * idempotent.
+     */
+    public static synchronized void warmUpInBackground() {
+        init();
+        if (warmUp != null) {
+            return;
+        }
+        Thread t = new Thread(ChronicleSupport::warmUp, "quiver-chronicle-warm-up");
+        t.setDaemon(true);
+        warmUp = t;
+        t.start();
+    }
+
+    private static void warmUp() {
+        ClassLoader loader = ChronicleSupport.class.getClassLoader();
+        for (String name : WARM_CLASSES) {
+            try {
+                Class.forName(name, true, loader);
+            } catch (ClassNotFoundException | LinkageError e) {
+                // best effort (see warmUpInBackground): the open reports any real failure
+            }
+        }
+        try {
+            net.openhft.chronicle.values.Values.nativeClassFor(net.openhft.chronicle.hash.VanillaGlobalMutableState.class);
+        } catch (RuntimeException | LinkageError e) {
+            // the same
+        }
+    }
+
+    /**
+     * Waits until a warm-up started by {@link #warmUpInBackground} has ended; returns at once when
+     * none was started. Called before the first use of Chronicle.
+     */
+    static void awaitWarmUp() {
+        Thread t = warmUp;
+        if (t == null) {
+            return;
+        }
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void setIfAbsent(String key, String value) {

@@ -90,6 +90,7 @@ public final class PagedMap implements AutoCloseable {
      * @throws CorruptionException when it is not a Chronicle Map or its header is damaged
      */
     public static PagedMap open(Path file, String name, long entries, int averageValue, boolean recover) {
+        ChronicleSupport.awaitWarmUp();
         try {
             var builder = ChronicleMap.of(byte[].class, byte[].class)
                     .name(name)
