@@ -53,6 +53,8 @@ public final class NameIndex {
     private long capacity;
     /** Slots examined or moved (see {@link #probes}). */
     private long probes;
+    /** A sum of the slots {@link #prefetch} read, kept so that its loads are not optimized away. */
+    private int prefetched;
 
     /**
      * @param keys          compares an entity's name with a key's (the name is never stored here)
@@ -163,6 +165,23 @@ public final class NameIndex {
             bucketSize[b]++;
         }
         return before;
+    }
+
+    /**
+     * Reads the home slot of each of the keys whose {@link #hash}es are {@code hashes[from, to)}
+     * and changes nothing: a caller about to {@link #put} many keys of scattered buckets calls it
+     * for a few keys at a time before putting them, so that their slots' cache misses overlap
+     * (the loads are independent) instead of each put waiting for its own. A slot that a put then
+     * moves (its table grows) is just read again.
+     */
+    public void prefetch(int[] hashes, int from, int to) {
+        int sum = 0;
+        for (int j = from; j < to; j++) {
+            int h = hashes[j];
+            int b = bucketOf(h);
+            sum += tables[b][SLOT * (h & masks[b])];
+        }
+        prefetched += sum;
     }
 
     private static void checkEntity(long entity) {

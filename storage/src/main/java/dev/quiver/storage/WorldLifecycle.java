@@ -2,6 +2,7 @@ package dev.quiver.storage;
 
 import dev.quiver.error.CorruptionException;
 import dev.quiver.error.QuiverException;
+import dev.quiver.storage.file.PageDeltas;
 import dev.quiver.storage.file.Store;
 import dev.quiver.storage.format.WorldFormat;
 
@@ -16,20 +17,33 @@ import java.nio.file.Path;
 final class WorldLifecycle {
     private WorldLifecycle() {}
 
+    /** How the file layer applies the page format's deltas ({@link WorldFormat#applyDelta}, {@link WorldFormat#familyDeltaPages}). */
+    static final PageDeltas PAGE_DELTAS = new PageDeltas() {
+        @Override
+        public byte[] apply(int family, long key, byte[] base, java.util.List<byte[]> deltas, boolean familyDeltas) {
+            return WorldFormat.applyDelta(family, key, base, deltas, familyDeltas);
+        }
+
+        @Override
+        public long[] pagesOf(int family, byte[] delta) {
+            return WorldFormat.familyDeltaPages(family, delta);
+        }
+    };
+
     /** {@link World#create}: never half made; the world built in the temporary sibling is returned, on the renamed files. */
     static World create(Path dir) {
         World[] built = new World[1];
-        Store.create(dir, WorldFormat::applyDelta, st -> {
+        Store.create(dir, PAGE_DELTAS, st -> {
             built[0] = new World(st, false, dir);
             bootstrap(built[0]);
         });
-        built[0].persistence.reopen(Store.open(dir, false, WorldFormat::applyDelta));
+        built[0].persistence.reopen(Store.open(dir, false, PAGE_DELTAS));
         return built[0];
     }
 
     /** {@link World#open} and {@link World#openReadOnly}. */
     static World open(Path dir, boolean readOnly) {
-        return openStore(Store.open(dir, readOnly, WorldFormat::applyDelta), readOnly);
+        return openStore(Store.open(dir, readOnly, PAGE_DELTAS), readOnly);
     }
 
     /**

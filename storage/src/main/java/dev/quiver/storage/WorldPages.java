@@ -71,7 +71,7 @@ public final class WorldPages {
      * there (FEATURES TEC-24).
      */
     public static World restore(Path dir, Iterable<Page> pages, java.util.function.Consumer<World> beforeVisible) {
-        Store.create(dir, dev.quiver.storage.format.WorldFormat::applyDelta, st -> {
+        Store.create(dir, WorldLifecycle.PAGE_DELTAS, st -> {
             Persistence.commitPages(st, pages);
             World w = WorldLifecycle.openStore(st, false);
             List<String> problems = w.check();

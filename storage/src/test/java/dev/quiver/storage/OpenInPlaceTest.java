@@ -304,7 +304,7 @@ class OpenInPlaceTest {
         try (World r = World.openReadOnly(from)) {
             WorldPages.forEach(r, (m, k, b) -> pages.add(new WorldPages.Page(m, k, m.equals(map) && k == key ? blob : b)));
         }
-        Store.create(dir, WorldFormat::applyDelta, st -> Persistence.commitPages(st, pages));
+        Store.create(dir, WorldLifecycle.PAGE_DELTAS, st -> Persistence.commitPages(st, pages));
     }
 
     @Test

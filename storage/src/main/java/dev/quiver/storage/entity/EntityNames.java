@@ -120,6 +120,35 @@ public final class EntityNames {
         int h = NameIndex.hash(parentIndex, name);
         int b = h >>> (32 - BUCKET_BITS);
         blocks.touch(b);
+        put(parentIndex, name, h, b, e);
+    }
+
+    /**
+     * Files {@code n} entities by name, as {@link #put} does each: entity {@code es[j]} named
+     * {@code names[j]} under {@code parents[j]}, in that order. For many keys of scattered buckets
+     * (a batch of prefab instances): the keys' slots are read a few keys ahead
+     * ({@link NameIndex#prefetch}), so that their cache misses overlap instead of each put waiting
+     * for its own.
+     */
+    public void putAll(int[] parents, String[] names, long[] es, int n) {
+        int[] h = new int[PREFETCH];
+        for (int from = 0; from < n; from += PREFETCH) {
+            int m = Math.min(PREFETCH, n - from);
+            for (int j = 0; j < m; j++) {
+                h[j] = NameIndex.hash(parents[from + j], names[from + j]);
+                blocks.touch(h[j] >>> (32 - BUCKET_BITS));
+            }
+            index.prefetch(h, 0, m);
+            for (int j = 0; j < m; j++) {
+                put(parents[from + j], names[from + j], h[j], h[j] >>> (32 - BUCKET_BITS), es[from + j]);
+            }
+        }
+    }
+
+    /** Keys whose slots {@link #putAll} reads ahead at a time. */
+    private static final int PREFETCH = 16;
+
+    private void put(int parentIndex, String name, int h, int b, long e) {
         long old = index.put(parentIndex, name, h, e);
         if (old != e) {
             if (old != 0) {

@@ -18,7 +18,9 @@ import java.util.zip.CRC32C;
  * where the payload is {@code [long txSeq][int n] n × ([byte map][long key][int len or -1][bytes])}:
  * the after-image of every page the transaction touched ({@code -1}: the page was removed), or,
  * when bit {@link #DELTA_FLAG} of the map byte is set (page format 6), a delta to apply on top of
- * the page ({@link PageDeltas}; never {@code -1}). A
+ * the page ({@link PageDeltas}; never {@code -1}); a delta whose key is {@link #FAMILY_DELTA}
+ * (page format 9) is a family delta, the changes of one commit to many pages of the family in
+ * one blob (the {@code names} buckets a bulk commit touches, which are all of them). A
  * commit is durable once its record is forced; the pages reach a sealed generation at the next
  * checkpoint ({@link Store}). Readers read the records complete at their start; after a crash the
  * writer cuts off a torn last record. Either way each transaction is seen whole or not at all.
@@ -36,6 +38,9 @@ public final class Journal implements AutoCloseable {
 
     /** Bit of an entry's map byte that marks a delta. */
     static final int DELTA_FLAG = 0x40;
+
+    /** The key of a family delta ({@link PageDeltas}): a delta of many pages of its family at once. */
+    public static final long FAMILY_DELTA = -1;
 
     /**
      * One page change: an after-image ({@code delta} false; a null blob removes the page) or a
@@ -142,7 +147,8 @@ public final class Journal implements AutoCloseable {
     private static byte[] encode(long txSeq, List<Entry> entries) {
         long size = 4 + 4 + 8 + 4 + 4; // magic, length, txSeq, count, crc
         for (Entry e : entries) {
-            if (e.map() < 0 || e.map() >= DELTA_FLAG || (e.delta() && e.blob() == null)) {
+            if (e.map() < 0 || e.map() >= DELTA_FLAG || (e.delta() && e.blob() == null)
+                    || (e.key() == FAMILY_DELTA && !e.delta())) {
                 throw new IllegalArgumentException("journal entry of family " + e.map() + (e.delta() ? ", a delta without bytes" : ""));
             }
             size += 1 + 8 + 4 + (e.blob() == null ? 0 : e.blob().length);

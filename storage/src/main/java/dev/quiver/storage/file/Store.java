@@ -37,10 +37,12 @@ import java.util.stream.Stream;
  * <p><b>Commit.</b> The writer appends the transaction's page after-images to the WAL and forces it:
  * the transaction is durable. The pages also go into the writer's overlay (the pages changed since
  * the newest generation). Nothing else is written: a failed append is cut back and reported, and
- * changes nothing. A page may change by a delta instead of an after-image (the names pages, whose
- * buckets a bulk commit touches all): the overlay keeps a page's deltas in order, and reading the
- * page (a reader, a rollback, recovery) or sealing it applies them to its last image through the
- * store's {@link PageDeltas}, then keeps the result as the page's image.
+ * changes nothing. A page may change by a delta instead of an after-image (the reverse pages), or
+ * by a family delta, one blob of a commit's changes to many pages of a family (the names pages,
+ * whose buckets a bulk commit touches all): the overlay keeps a page's deltas, and a family's
+ * family deltas, in order, and reading the page (a reader, a rollback, recovery) or sealing it
+ * applies them to its last image through the store's {@link PageDeltas}, then keeps the result as
+ * the page's image (and, for family deltas, how many of them it holds).
  *
  * <p><b>Checkpoint</b> (at close, and when the WAL passes 64 MiB): the overlay is written as a new
  * generation {@code gen-<n+1>.cm} (a delta; or, when the deltas would pass a quarter of the base
@@ -99,6 +101,17 @@ public final class Store implements AutoCloseable {
      */
     @SuppressWarnings("unchecked")
     private final Long2ObjectOpenHashMap<List<byte[]>>[] deltas = new Long2ObjectOpenHashMap[MAP_NAMES.length];
+    /**
+     * Per family: its family deltas ({@link Journal#FAMILY_DELTA}, oldest first) not yet applied to
+     * every page they change; a family has family deltas or pages' own deltas pending, never both.
+     */
+    private final List<byte[]>[] familyDeltas = new List[MAP_NAMES.length];
+    /**
+     * Per family: how many of its {@link #familyDeltas} page k's {@link #overlay} image already
+     * holds (absent: none), so that a page is brought up to date only by the ones after.
+     */
+    private final it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap[] familySettled =
+            new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap[MAP_NAMES.length];
     /** Applies deltas to pages (the page format's). */
     private final PageDeltas pageDeltas;
     private long overlayBytes;
@@ -132,6 +145,8 @@ public final class Store implements AutoCloseable {
         for (int i = 0; i < overlay.length; i++) {
             overlay[i] = new Long2ObjectOpenHashMap<>();
             deltas[i] = new Long2ObjectOpenHashMap<>();
+            familyDeltas[i] = new ArrayList<>();
+            familySettled[i] = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap();
         }
     }
 
@@ -252,7 +267,8 @@ public final class Store implements AutoCloseable {
 
     private void apply(List<Journal.Entry> rec) {
         for (Journal.Entry e : rec) {
-            if (e.map() < 0 || e.map() >= MAP_NAMES.length || e.key() < 0 || e.key() >= Generation.KEY_LIMIT) {
+            boolean family = e.delta() && e.key() == Journal.FAMILY_DELTA;
+            if (e.map() < 0 || e.map() >= MAP_NAMES.length || (!family && (e.key() < 0 || e.key() >= Generation.KEY_LIMIT))) {
                 throw new CorruptionException("WAL of world " + dir + " holds a page of family " + e.map() + " key " + e.key());
             }
             if (e.delta()) {
@@ -260,7 +276,15 @@ public final class Store implements AutoCloseable {
                     throw new CorruptionException("WAL of world " + dir + " holds a delta without bytes for page " + e.key()
                             + " of family " + e.map());
                 }
-                deltas[e.map()].computeIfAbsent(e.key(), k -> new ArrayList<>()).add(e.blob());
+                if (family ? !deltas[e.map()].isEmpty() : !familyDeltas[e.map()].isEmpty()) {
+                    throw new CorruptionException("WAL of world " + dir + " holds both family deltas and page deltas of "
+                            + MAP_NAMES[e.map()] + " pages");
+                }
+                if (family) {
+                    familyDeltas[e.map()].add(e.blob());
+                } else {
+                    deltas[e.map()].computeIfAbsent(e.key(), k -> new ArrayList<>()).add(e.blob());
+                }
                 overlayBytes += e.blob().length;
                 continue;
             }
@@ -270,39 +294,87 @@ public final class Store implements AutoCloseable {
                     overlayBytes -= d.length;
                 }
             }
+            if (!familyDeltas[e.map()].isEmpty()) {
+                familySettled[e.map()].put(e.key(), familyDeltas[e.map()].size());
+            }
             byte[] old = overlay[e.map()].put(e.key(), e.blob() == null ? REMOVED : e.blob());
             overlayBytes += (e.blob() == null ? 0 : e.blob().length) - (old == null ? 0 : old.length);
         }
     }
 
     /**
-     * Applies the pending deltas of page {@code key} of {@code family} to its image and keeps the
-     * result as the page's overlay image (no-op without deltas).
+     * Applies the pending deltas of page {@code key} of {@code family} (its own, or the family
+     * deltas its image does not hold yet) to its image and keeps the result as the page's overlay
+     * image (no-op without deltas, or when none changes the page).
      *
      * @throws CorruptionException when the page or a delta is malformed
      */
     private void settle(int family, long key) {
+        List<byte[]> fam = familyDeltas[family];
+        if (!fam.isEmpty()) {
+            int from = familySettled[family].get(key); // 0 when absent
+            if (from < fam.size()) {
+                byte[] base = imageOf(family, key);
+                byte[] image = applyDeltas(family, key, base, fam.subList(from, fam.size()), true);
+                familySettled[family].put(key, fam.size());
+                if (image != base) {
+                    putOverlay(family, key, image);
+                }
+            }
+            return;
+        }
         List<byte[]> ds = deltas[family].get(key);
         if (ds == null) {
             return;
         }
-        byte[] image;
-        try {
-            image = pageDeltas.apply(family, key, imageOf(family, key), ds);
-        } catch (CorruptionException e) {
-            throw new CorruptionException("world " + dir + ": " + MAP_NAMES[family] + " page " + key
-                    + " with its WAL deltas: " + e.getMessage(), e);
-        }
+        byte[] image = applyDeltas(family, key, imageOf(family, key), ds, false);
         deltas[family].remove(key);
         for (byte[] d : ds) {
             overlayBytes -= d.length;
         }
-        byte[] old = overlay[family].put(key, image == null ? REMOVED : image);
-        overlayBytes += (image == null ? 0 : image.length) - (old == null ? 0 : old.length);
+        putOverlay(family, key, image);
     }
 
-    /** Applies every pending delta of {@code family} ({@link #settle}). */
+    private byte[] applyDeltas(int family, long key, byte[] base, List<byte[]> ds, boolean familyDeltas) {
+        try {
+            return pageDeltas.apply(family, key, base, ds, familyDeltas);
+        } catch (CorruptionException e) {
+            throw new CorruptionException("world " + dir + ": " + MAP_NAMES[family] + " page " + key
+                    + " with its WAL deltas: " + e.getMessage(), e);
+        }
+    }
+
+    private void putOverlay(int family, long key, byte[] image) {
+        byte[] old = overlay[family].put(key, image == null ? REMOVED : image);
+        overlayBytes += (image == null ? 0 : image.length) - (old == null || old == REMOVED ? 0 : old.length);
+    }
+
+    /** Applies every pending delta of {@code family} ({@link #settle}), family deltas included. */
     private void settleAll(int family) {
+        List<byte[]> fam = familyDeltas[family];
+        if (!fam.isEmpty()) {
+            var touched = new LongOpenHashSet();
+            for (byte[] d : fam) {
+                try {
+                    for (long k : pageDeltas.pagesOf(family, d)) {
+                        touched.add(k);
+                    }
+                } catch (CorruptionException e) {
+                    throw new CorruptionException("world " + dir + ": a family delta of " + MAP_NAMES[family]
+                            + " pages in its WAL: " + e.getMessage(), e);
+                }
+            }
+            long[] keys = touched.toLongArray();
+            Arrays.sort(keys);
+            for (long k : keys) {
+                settle(family, k);
+            }
+            for (byte[] d : fam) {
+                overlayBytes -= d.length;
+            }
+            fam.clear();
+            familySettled[family].clear();
+        }
         if (deltas[family].isEmpty()) {
             return;
         }
@@ -430,7 +502,7 @@ public final class Store implements AutoCloseable {
 
     private boolean overlayEmpty() {
         for (int f = 0; f < overlay.length; f++) {
-            if (!overlay[f].isEmpty() || !deltas[f].isEmpty()) {
+            if (!overlay[f].isEmpty() || !deltas[f].isEmpty() || !familyDeltas[f].isEmpty()) {
                 return false;
             }
         }

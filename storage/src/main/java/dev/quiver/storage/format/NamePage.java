@@ -5,9 +5,12 @@ import dev.quiver.index.Ids;
 import dev.quiver.index.NameIndex;
 import dev.quiver.storage.entity.EntityIndex;
 import dev.quiver.storage.entity.EntityNames;
+import dev.quiver.storage.tx.Changes;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -16,9 +19,9 @@ import java.util.List;
  * the top {@value EntityNames#BUCKET_BITS} bits of the key's hash), so that a lookup by name reads
  * one page. Since format 7 each entry carries the entity's generation and the key's hash, so that
  * a bucket is read without any entity page (a lookup then reads the entity page of the one
- * candidate whose hash matches, to compare its name). A commit logs what it changed in a bucket as
- * a delta ({@link #writeDelta}), applied to the page by whoever reads it and sealed into a whole
- * page at a checkpoint ({@link #applyDelta}).
+ * candidate whose hash matches, to compare its name). A commit logs what it changed in every
+ * bucket as one delta ({@link #writeDelta}), whose part for a bucket is applied to the page by
+ * whoever reads it and sealed into a whole page at a checkpoint ({@link #applyDelta}).
  */
 final class NamePage {
     private NamePage() {}
@@ -131,21 +134,48 @@ final class NamePage {
     }
 
     /**
-     * The body of a name delta (a WAL entry, never stored in a generation): what one transaction
-     * changed in one bucket ({@link dev.quiver.storage.tx.Changes#forEachNameDelta}). Layout: the
-     * entries present at its end that it added or filed again (as a page body,
-     * {@link #writeEntries}: an entry filed again replaces the committed one, whose hash may differ
-     * after a rename), then the keys it removed ({@link #writeKeys}). Null when nothing changed.
-     *
-     * @param added   entry keys ({@link #entry}) present at the end, ascending, in {@code [0, addedCount)}
-     * @param removed entry keys the transaction removed, ascending, in {@code [0, removedCount)}
+     * The names delta of one commit (a WAL family delta, {@code Journal.FAMILY_DELTA}, never stored
+     * in a generation): what the transaction changed in each bucket it changed
+     * ({@link Changes#forEachNameDelta}), in one blob, so that a bulk commit, which touches every
+     * bucket, logs one entry and not one per bucket. Layout: i32 m (1 to {@value EntityNames#BUCKETS}
+     * buckets), then m directory entries in ascending bucket, each u8 u8 the bucket (big-endian)
+     * and i32 the end of its part (from the end of the directory; a part starts where the one
+     * before ends, the first at 0), then the parts. A part: the entries present at the
+     * transaction's end that it added or filed again (as a page body, {@link #writeEntries}: an
+     * entry filed again replaces the committed one, whose hash may differ after a rename), then
+     * the keys it removed ({@link #writeKeys}). Null when nothing changed.
      */
-    static byte[] writeDelta(EntityIndex ei, long[] added, int addedCount, long[] removed, int removedCount,
-                             Bytes.Writer w) {
-        if (addedCount == 0 && removedCount == 0) {
+    static byte[] writeDelta(EntityIndex ei, Changes c, Bytes.Writer w) {
+        w.reset();
+        var buckets = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        var ends = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        c.forEachNameDelta((b, added, na, removed, nr) -> {
+            writePart(ei, added, na, removed, nr, w);
+            buckets.add(b);
+            ends.add(w.size());
+        });
+        int m = buckets.size();
+        if (m == 0) {
             return null;
         }
-        w.reset();
+        int head = 4 + DIRECTORY_ENTRY * m;
+        byte[] out = new byte[head + w.size()];
+        ByteBuffer bb = ByteBuffer.wrap(out);
+        bb.putInt(m);
+        for (int i = 0; i < m; i++) {
+            bb.putShort((short) buckets.getInt(i));
+            bb.putInt(ends.getInt(i));
+        }
+        System.arraycopy(w.buffer(), 0, out, head, w.size());
+        return out;
+    }
+
+    /** Bytes of a directory entry of a names delta: u16 bucket, i32 end. */
+    private static final int DIRECTORY_ENTRY = 6;
+
+    /** One bucket's part of a names delta ({@link #writeDelta}), appended to {@code w}. */
+    private static void writePart(EntityIndex ei, long[] added, int addedCount, long[] removed, int removedCount,
+                                  Bytes.Writer w) {
         w.varint(addedCount);
         long prevIdx = -1, prevParent = 0;
         for (int i = 0; i < addedCount; i++) {
@@ -159,25 +189,103 @@ final class NamePage {
             prevParent = parent;
         }
         writeKeys(removed, removedCount, w);
-        return w.toBytes();
+    }
+
+    /** The number of buckets of names delta {@code d}, its directory checked to fit in it. */
+    private static int directorySize(byte[] d) {
+        if (d.length < 4) {
+            throw new CorruptionException("names delta of " + d.length + " bytes has no directory");
+        }
+        int m = ByteBuffer.wrap(d).getInt(0);
+        if (m < 1 || m > EntityNames.BUCKETS || 4L + (long) DIRECTORY_ENTRY * m > d.length) {
+            throw new CorruptionException("names delta of " + d.length + " bytes lists " + m + " buckets");
+        }
+        return m;
     }
 
     /**
-     * The stored blob of bucket {@code key} once {@code deltas} (oldest first, {@link #writeDelta})
-     * are applied to the stored blob {@code base} (null: no page); null when the bucket ends empty.
-     * Works on entries only (no names needed), so that the file layer can apply a WAL's deltas
-     * before any entity is read.
+     * The buckets names delta {@code d} changes, ascending (its whole directory checked: buckets
+     * ascending and in range, parts in order and within the blob).
+     */
+    static long[] bucketsOf(byte[] d) {
+        int m = directorySize(d);
+        ByteBuffer bb = ByteBuffer.wrap(d);
+        int head = 4 + DIRECTORY_ENTRY * m;
+        long[] out = new long[m];
+        int prevBucket = -1, prevEnd = 0;
+        for (int i = 0; i < m; i++) {
+            int b = bb.getShort(4 + DIRECTORY_ENTRY * i) & 0xFFFF;
+            int end = bb.getInt(4 + DIRECTORY_ENTRY * i + 2);
+            if (b <= prevBucket || b >= EntityNames.BUCKETS) {
+                throw new CorruptionException("names delta lists bucket " + b + " after bucket " + prevBucket);
+            }
+            if (end < prevEnd || end > d.length - head) {
+                throw new CorruptionException("names delta gives bucket " + b + " the part [" + prevEnd + ", " + end
+                        + ") of " + (d.length - head) + " bytes");
+            }
+            out[i] = b;
+            prevBucket = b;
+            prevEnd = end;
+        }
+        if (prevEnd != d.length - head) {
+            throw new CorruptionException("names delta holds " + (d.length - head - prevEnd) + " bytes past its parts");
+        }
+        return out;
+    }
+
+    /** Bucket {@code key}'s part of names delta {@code d} (a binary search of its directory), or null when it has none. */
+    private static byte[] partOf(byte[] d, long key) {
+        int m = directorySize(d);
+        ByteBuffer bb = ByteBuffer.wrap(d);
+        int head = 4 + DIRECTORY_ENTRY * m;
+        int lo = 0, hi = m - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int b = bb.getShort(4 + DIRECTORY_ENTRY * mid) & 0xFFFF;
+            if (b < key) {
+                lo = mid + 1;
+            } else if (b > key) {
+                hi = mid - 1;
+            } else {
+                int from = mid == 0 ? 0 : bb.getInt(4 + DIRECTORY_ENTRY * (mid - 1) + 2);
+                int to = bb.getInt(4 + DIRECTORY_ENTRY * mid + 2);
+                if (from < 0 || to < from || to > d.length - head) {
+                    throw new CorruptionException("names delta gives bucket " + key + " the part [" + from + ", " + to
+                            + ") of " + (d.length - head) + " bytes");
+                }
+                return Arrays.copyOfRange(d, head + from, head + to);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The stored blob of bucket {@code key} once the parts for it of {@code deltas} (names deltas,
+     * oldest first, {@link #writeDelta}) are applied to the stored blob {@code base} (null: no
+     * page); null when the bucket ends empty, and {@code base} itself when no delta changes the
+     * bucket. Works on entries only (no names needed), so that the file layer can apply a WAL's
+     * deltas before any entity is read.
      *
      * @throws CorruptionException when the page or a delta is malformed
      */
     static byte[] applyDelta(long key, byte[] base, List<byte[]> deltas) {
         checkBucket(key);
-        // room for every entry the base and the deltas could hold (at least 7 bytes each), so
-        // that the set grows at most once; a delta's entries go straight into it (a checkpoint
-        // applies thousands of deltas of a few entries each)
+        List<byte[]> parts = new ArrayList<>();
+        for (byte[] d : deltas) {
+            byte[] part = partOf(d, key);
+            if (part != null) {
+                parts.add(part);
+            }
+        }
+        if (parts.isEmpty()) {
+            return base;
+        }
+        // room for every entry the base and the parts could hold (at least 7 bytes each), so
+        // that the set grows at most once; a part's entries go straight into it (a checkpoint
+        // applies thousands of parts of a few entries each)
         byte[] body = base == null ? null : PageCompression.open("names", key, base);
         long bytes = body == null ? 0 : body.length;
-        for (byte[] d : deltas) {
+        for (byte[] d : parts) {
             bytes += d.length;
         }
         var set = new Long2LongOpenHashMap((int) Math.min(1 << 20, bytes / 7 + 1));
@@ -189,7 +297,7 @@ final class NamePage {
             }
         }
         var added = new LongArrayList();
-        for (byte[] d : deltas) {
+        for (byte[] d : parts) {
             Bytes.Reader r = new Bytes.Reader(d);
             added.clear();
             readEntries(r, key, true, (k, pl) -> {

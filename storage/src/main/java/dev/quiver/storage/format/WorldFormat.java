@@ -60,8 +60,12 @@ public final class WorldFormat {
      * targets (64 before), keyed by target index / 1024; a build of format 7 would misread their
      * keys. Entity pages are unchanged (their names, front-coded, are kept as bytes when read and
      * decoded when first asked, which is no change of layout).
+     * 9: a commit logs its {@code names} changes as one family delta (WAL key
+     * {@link #FAMILY_DELTA}: every bucket's part behind a directory, {@link NamePage#writeDelta})
+     * instead of one delta entry per bucket; a bulk commit touched every bucket, so 4,096 entries.
+     * A build of format 8 would reject the WAL's key.
      */
-    public static final int VERSION = 8;
+    public static final int VERSION = 9;
     /**
      * Page families, in map-id order (the id is part of every stored key, so it never changes).
      * {@code components} ({@link #COMPONENTS}) is retired since version 4: no page of it is written
@@ -69,6 +73,11 @@ public final class WorldFormat {
      */
     public static final String[] MAP_NAMES = {"meta", "schemas", "entities", "tables", "rows", "components", "reverse", "names"};
     public static final int META = 0, SCHEMAS = 1, ENTITIES = 2, TABLES = 3, ROWS = 4, COMPONENTS = 5, REVERSE = 6, NAMES = 7;
+    /**
+     * The key of a family delta image ({@link PageImage#delta()}): the changes of one commit to many
+     * pages of its family (the file layer's {@code Journal.FAMILY_DELTA}, the same value).
+     */
+    public static final long FAMILY_DELTA = -1;
 
     private final WorldParts parts;
     /** Tables whose committed rows are in row pages. */
@@ -154,15 +163,13 @@ public final class WorldFormat {
                 out.add(new PageImage(m, k, serialize(m, k)));
             }
         }
-        // names: the entries each bucket gained and lost, not the bucket (a bulk commit touches
-        // every bucket; whole pages are written when a checkpoint seals them, applyDelta)
-        Bytes.Writer dw = writer.reset();
-        c.forEachNameDelta((b, added, na, removed, nr) -> {
-            byte[] d = NamePage.writeDelta(parts.entities(), added, na, removed, nr, dw);
-            if (d != null) {
-                out.add(new PageImage(NAMES, b, d, true));
-            }
-        });
+        // names: the entries each bucket gained and lost, not the bucket, all buckets in one
+        // family delta (a bulk commit touches every bucket; whole pages are written when a
+        // checkpoint seals them, applyDelta)
+        byte[] names = NamePage.writeDelta(parts.entities(), c, writer);
+        if (names != null) {
+            out.add(new PageImage(NAMES, FAMILY_DELTA, names, true));
+        }
         // reverse blocks changed entry by entry: the operations, not the block (a prefab's block
         // lists every instance; ReversePage.applyDelta)
         int[] blocks = c.reverseOps().keySet().toIntArray();
@@ -191,20 +198,37 @@ public final class WorldFormat {
      * The stored blob of page {@code key} of family {@code map} once {@code deltas} (the bodies of
      * {@link PageImage#delta()} images, oldest first) are applied to its stored blob {@code base}
      * (null: no page); null when the page ends empty. The file layer calls it to read a page the
-     * WAL holds deltas of, and when a checkpoint seals the page. Only {@code names} and {@code reverse} pages take
-     * deltas.
+     * WAL holds deltas of, and when a checkpoint seals the page. Only {@code names} pages (by
+     * family deltas, {@code familyDeltas} true: each commit's names delta, of which the bucket's
+     * part applies; {@code base} itself when none changes it) and {@code reverse} pages (by their
+     * own deltas) take deltas.
      *
-     * @throws CorruptionException when the family takes no deltas, or the page or a delta is malformed
+     * @throws CorruptionException when the family takes no deltas of that kind, or the page or a delta is malformed
      */
-    public static byte[] applyDelta(int map, long key, byte[] base, List<byte[]> deltas) {
-        if (map == REVERSE) {
+    public static byte[] applyDelta(int map, long key, byte[] base, List<byte[]> deltas, boolean familyDeltas) {
+        if (map == REVERSE && !familyDeltas) {
             return ReversePage.applyDelta(key, base, deltas);
         }
-        if (map != NAMES) {
-            throw new CorruptionException("a delta of a " + (map >= 0 && map < MAP_NAMES.length ? MAP_NAMES[map] : "family " + map)
-                    + " page (key " + key + "): only names and reverse pages take deltas");
+        if (map == NAMES && familyDeltas) {
+            return NamePage.applyDelta(key, base, deltas);
         }
-        return NamePage.applyDelta(key, base, deltas);
+        throw new CorruptionException("a " + (familyDeltas ? "family delta" : "delta") + " of a "
+                + (map >= 0 && map < MAP_NAMES.length ? MAP_NAMES[map] : "family " + map)
+                + " page (key " + key + "): only names pages take family deltas and only reverse pages their own");
+    }
+
+    /**
+     * The keys of the pages family delta {@code delta} of family {@code map} changes, ascending
+     * (only {@code names} takes family deltas).
+     *
+     * @throws CorruptionException when the family takes none or the delta is malformed
+     */
+    public static long[] familyDeltaPages(int map, byte[] delta) {
+        if (map != NAMES) {
+            throw new CorruptionException("a family delta of " + (map >= 0 && map < MAP_NAMES.length ? MAP_NAMES[map] : "family " + map)
+                    + " pages: only names pages take family deltas");
+        }
+        return NamePage.bucketsOf(delta);
     }
 
     /**

@@ -12,23 +12,30 @@
  * became empty is removed. The file layer stores each blob with its checksum; this package gives
  * the blobs' layout.
  *
- * <h2>Name deltas (format 6)</h2>
+ * <h2>Name deltas (format 6; one per commit since format 9)</h2>
  * A commit does not log {@code names} pages whole: a bulk commit adds names in every one of the
  * 4096 buckets, and logging each bucket's page rewrote the whole name index into the WAL about
- * once per commit. Instead its WAL record holds, per bucket it changed, a delta (a WAL entry with
- * bit 0x40 of its map byte set, {@code dev.quiver.storage.file.Journal}): the entries the bucket
- * gained or filed again (as a {@code names} page body, generation and hash included since format
- * 7: an entry removed and filed again, by a rename, is written again with its new hash), then the
- * keys of those it lost (varint n, then per key the index gap and the zz parent delta), not
- * enveloped ({@link dev.quiver.storage.format.NamePage#writeDelta}). The net change of the
- * transaction only: an entry added and removed in it appears in neither list.
- * Whoever reads the page (a reader, the writer after a crash, a rollback) applies the bucket's
- * deltas in WAL order to its page in the manifest's generations, as set operations on the
- * entries ({@link dev.quiver.storage.format.WorldFormat#applyDelta}); a checkpoint writes the
- * result as the whole page. A generation never holds a delta. A build of format 5 would misread
- * the flag, so a world of format 6 says so in its meta page, and a world of format 5 is refused
- * by this build with the format error naming both versions (take a snapshot with the build that
- * wrote it).
+ * once per commit. Instead its WAL record holds one names delta (format 9; before, one delta
+ * entry per bucket it changed, 4096 for a bulk commit): a WAL entry with bit 0x40 of its map byte
+ * set and key -1, a <em>family delta</em> ({@code dev.quiver.storage.file.Journal#FAMILY_DELTA},
+ * {@link dev.quiver.storage.format.WorldFormat#FAMILY_DELTA}), not enveloped
+ * ({@link dev.quiver.storage.format.NamePage#writeDelta}): i32 m (1 to 4096), then a directory of
+ * m entries in strictly ascending bucket, each u16 the bucket and i32 the end of its part
+ * (counted from the end of the directory; a part starts where the previous one ends, the first at
+ * 0; the last part ends at the end of the blob), then the parts. A bucket's part: the entries the
+ * bucket gained or filed again (as a {@code names} page body, generation and hash included since
+ * format 7: an entry removed and filed again, by a rename, is written again with its new hash),
+ * then the keys of those it lost (varint n, then per key the index gap and the zz parent delta).
+ * The net change of the transaction only: an entry added and removed in it appears in neither
+ * list. Whoever reads a bucket's page (a reader, the writer after a crash, a rollback) applies the
+ * bucket's parts of the WAL's names deltas, found by a binary search of each directory, in WAL
+ * order to its page in the manifest's generations, as set operations on the entries
+ * ({@link dev.quiver.storage.format.WorldFormat#applyDelta}); a checkpoint writes the result as
+ * the whole page of every bucket a directory lists. A generation never holds a delta. A build of
+ * format 5 would misread the flag, and one of format 6 to 8 rejects the key -1 (and would find
+ * no names delta for a bucket), so the version changes with each; a world of an older format is
+ * refused by this build with the format error naming both versions (take a snapshot with the
+ * build that wrote it).
  *
  * <h2>Encodings</h2>
  * Fixed-width integers ({@code u8}, {@code i32}, {@code i64}) are big-endian. {@code varint} is an

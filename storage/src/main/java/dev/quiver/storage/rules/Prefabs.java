@@ -230,11 +230,10 @@ public final class Prefabs implements TraitRules.Instantiation {
         private final int[] siblings;
         private final long[] chunkMarked;
         private int blockMarked = -1;
-        /** The names of the replicas, filed at the end ({@link #fileNames}): bucket, parent index, entity. */
-        private final IntArrayList nameBucket;
+        /** The names of the replicas, filed at the end ({@link #fileNames}): parent index, entity, name. */
         private final IntArrayList nameParent;
         private final LongArrayList nameEntity;
-        private final java.util.ArrayList<String> nameText;
+        private final it.unimi.dsi.fastutil.objects.ObjectArrayList<String> nameText;
 
         /** @param replicas how many replicas will be made (the name lists are sized for them) */
         Replica(int[] subtree, int replicas) {
@@ -281,10 +280,9 @@ public final class Prefabs implements TraitRules.Instantiation {
                 named += name == null ? 0 : 1;
             }
             int names = (int) Math.min(Integer.MAX_VALUE - 16, (long) named * replicas);
-            nameBucket = new IntArrayList(names);
             nameParent = new IntArrayList(names);
             nameEntity = new LongArrayList(names);
-            nameText = new java.util.ArrayList<>(names);
+            nameText = it.unimi.dsi.fastutil.objects.ObjectArrayList.wrap(new String[names], 0); // typed: elements() is a String[]
             int[] next = java.util.Arrays.copyOf(childStart, n);
             for (int k = 1; k < n; k++) {
                 childAt[next[parentAt[k]]++] = k;
@@ -303,25 +301,13 @@ public final class Prefabs implements TraitRules.Instantiation {
         }
 
         /**
-         * Files the replicas' names in the name index, bucket by bucket (each replica's children
-         * are under a new parent, so no two keys collide, and the order is not observable).
+         * Files the replicas' names in the name index, a few keys' slots read ahead at a time
+         * ({@link EntityNames#putAll}: the index is hashed, so each key's slot is a cache miss,
+         * and these overlap). Each replica's children are under a new parent, so no two keys
+         * collide, and the order is not observable.
          */
         void fileNames() {
-            int n = nameBucket.size();
-            int[] start = new int[EntityNames.BUCKETS + 1]; // a counting sort by bucket
-            for (int j = 0; j < n; j++) {
-                start[nameBucket.getInt(j) + 1]++;
-            }
-            for (int b = 0; b < EntityNames.BUCKETS; b++) {
-                start[b + 1] += start[b];
-            }
-            int[] order = new int[n];
-            for (int j = 0; j < n; j++) {
-                order[start[nameBucket.getInt(j)]++] = j;
-            }
-            for (int j : order) {
-                names.put(nameParent.getInt(j), nameText.get(j), nameEntity.getLong(j));
-            }
+            names.putAll(nameParent.elements(), nameText.elements(), nameEntity.elements(), nameParent.size());
         }
 
         /** @return the new instance */
@@ -348,9 +334,8 @@ public final class Prefabs implements TraitRules.Instantiation {
                     moves.pairAdded(idx, id);
                 }
                 made[k] = idx;
-                if (name != null) { // filed by bucket at the end: the name index is hashed, so this saves cache misses
+                if (name != null) { // filed at the end, several keys' cache misses at a time
                     int parent = k == 0 ? 0 : made[parentAt[k]];
-                    nameBucket.add(EntityNames.bucket(parent, name));
                     nameParent.add(parent);
                     nameEntity.add(e);
                     nameText.add(name);

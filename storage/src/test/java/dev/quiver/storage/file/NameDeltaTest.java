@@ -76,6 +76,58 @@ class NameDeltaTest {
         }
     }
 
+    /**
+     * Page format 9: a commit logs its name changes as one family delta, not one delta entry per
+     * bucket. A batch of 1,000 prefab instances with 10 named children each files 10,000 names,
+     * which fall in all 4,096 buckets: one WAL entry; readers, the writer's recovery after a
+     * crash and its checkpoint read every name from it.
+     */
+    @Test
+    void aBatchLogsItsNamesInOneEntry() throws Exception {
+        Path dir = tmp.resolve("w");
+        World.create(dir).close();
+        World w = World.open(dir);
+        long prefab = w.transactionResult(t -> {
+            long p = t.entity("Ship");
+            t.add(p, dev.quiver.storage.Builtin.PREFAB);
+            for (int i = 0; i < 10; i++) {
+                t.add(t.entity("Ship.part" + i), dev.quiver.storage.Builtin.PREFAB);
+            }
+            return p;
+        });
+        long[] made = w.instantiate(prefab, 1_000);
+        var records = Journal.read(dir.resolve(Manifest.walName(Manifest.current(dir))));
+        int nameEntries = 0;
+        for (Journal.Entry e : records.get(records.size() - 1)) {
+            if (e.map() == WorldFormat.NAMES) {
+                nameEntries++;
+                assertTrue(e.delta() && e.key() == Journal.FAMILY_DELTA, "names logged by bucket: key " + e.key());
+            }
+        }
+        assertEquals(1, nameEntries, "WAL entries of names in a batch's record");
+        JournalFaultTest.abandon(w); // killed: the names are in the WAL only
+        try (World r = World.openReadOnly(dir)) {
+            assertParts(r, made, "reader after the crash");
+        }
+        try (World again = World.open(dir)) {
+            assertParts(again, made, "writer after the crash");
+        }
+        assertEquals(0, walBytes(dir));
+        try (World r = World.openReadOnly(dir)) {
+            assertParts(r, made, "reader after the checkpoint");
+        }
+    }
+
+    private static void assertParts(World w, long[] made, String who) {
+        for (int i = 0; i < made.length; i++) {
+            for (int k = 0; k < 10; k++) {
+                long part = w.lookup(made[i], "part" + k);
+                assertTrue(part != 0 && part != w.lookup("Ship.part" + k), who + ": instance " + i + " part" + k);
+            }
+        }
+        assertEquals(List.of(), w.check(), who);
+    }
+
     /** The world's names changed in many ways over several commits, and a refused transaction. */
     private static Map<String, Long> churn(World w) {
         long childOf = w.lookup("ChildOf");

@@ -49,7 +49,7 @@ class OpenerTest {
                 System.in.read();
             }
         } else {
-            Store st = Store.open(dir, true, dev.quiver.storage.format.WorldFormat::applyDelta);
+            Store st = Store.open(dir, true, (family, key, base, deltas, familyDeltas) -> dev.quiver.storage.format.WorldFormat.applyDelta(family, key, base, deltas, familyDeltas));
             var f = Store.generationFiles(dir).get(0).toFile();
             var map = net.openhft.chronicle.map.ChronicleMap.of(byte[].class, byte[].class).createPersistedTo(f);
             byte[] directoryKey = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0}; // read by every open
