@@ -359,18 +359,22 @@ public final class Query {
         SingleRows single = new SingleRows(sh);
         world.beginIteration();
         try {
-            ev.runTables(b -> {
-                if (!plan.hasThis()) {
-                    return eachRow(TableResult.capture(sh, b), visitor);
-                }
-                if (b.batchRows() == 0) {
-                    return visitor.test(single.row(b)); // one row (a transitive or per-row match): no table view
-                }
-                return eachRow(sh, b, visitor);
-            });
+            // one row (a transitive or per-row match): no table view. Two lambdas, so that the
+            // compiled code of one kind of single row never meets the other (a join's located rows
+            // after a walk's shared ones made the JIT's code for both start over: RG-1 join)
+            if (single.shareable) {
+                ev.runTables(b -> plan.hasThis() && b.batchRows() == 0 ? visitor.test(single.sharedRow(b)) : eachStep(sh, b, visitor));
+            } else {
+                ev.runTables(b -> plan.hasThis() && b.batchRows() == 0 ? visitor.test(single.locatedRow(b)) : eachStep(sh, b, visitor));
+            }
         } finally {
             world.endIteration();
         }
+    }
+
+    /** {@link #each} of a step that is not a single {@code $this} row: a batch of rows, or a result without {@code $this}. */
+    private boolean eachStep(ResultShape sh, Bindings b, Predicate<QueryRow> visitor) {
+        return plan.hasThis() ? eachRow(sh, b, visitor) : eachRow(TableResult.capture(sh, b), visitor);
     }
 
     /**
@@ -623,7 +627,8 @@ public final class Query {
      */
     private static final class SingleRows {
         private final ResultShape shape;
-        private final boolean shareable;
+        /** No field of the shape has a located source: rows matched alike can share their group. */
+        final boolean shareable;
         private final long[] scratch;
         private RowGroup last;
 
@@ -637,25 +642,37 @@ public final class Query {
             this.scratch = new long[QueryRow.dataLength(shape.variableSlots().length, shape.fieldCount())];
         }
 
-        /** The one result the bindings hold (not a table batch), as {@link #row(RowGroup, TableResult, int)} would give it. */
-        QueryRow row(Bindings b) {
-            long self = b.value(0);
+        /**
+         * The one result the bindings hold (not a table batch), as {@link #row(RowGroup, TableResult, int)}
+         * would give it, for a shape without located sources ({@link #shareable}): consecutive rows
+         * matched alike share their group.
+         */
+        QueryRow sharedRow(Bindings b) {
+            Table table = thisTable(b);
+            TableResult.captureData(shape, b, scratch);
+            RowGroup g = last;
+            if (g == null || g.table != table || !java.util.Arrays.equals(g.data, scratch)) {
+                g = RowGroup.of(shape, b, table, 0, scratch.clone(), null);
+                last = g;
+            }
+            return new QueryRow(g, b.value(0), table != null ? b.row(0) : 0);
+        }
+
+        /**
+         * {@link #sharedRow} for a shape with located sources (not {@link #shareable}): they differ by
+         * row, so nothing is shared; the data is captured straight into the row's own array.
+         */
+        QueryRow locatedRow(Bindings b) {
+            Table table = thisTable(b);
+            RowGroup g = RowGroup.of(shape, b, table, 0, TableResult.captureData(shape, b), null);
+            return new QueryRow(g, b.value(0), table != null ? b.row(0) : 0);
+        }
+
+        /** The table {@code $this} was bound with, when its row there still holds it; else null. */
+        private static Table thisTable(Bindings b) {
             Table t = b.table(0);
             int row = b.row(0);
-            boolean inTable = t != null && row >= 0 && row < t.count() && t.entity(row) == self;
-            Table table = inTable ? t : null;
-            RowGroup g;
-            if (!shareable) { // located sources differ by row: nothing to share, capture straight into the row's own array
-                g = RowGroup.of(shape, b, table, 0, TableResult.captureData(shape, b), null);
-            } else {
-                TableResult.captureData(shape, b, scratch);
-                g = last;
-                if (g == null || g.table != table || !java.util.Arrays.equals(g.data, scratch)) {
-                    g = RowGroup.of(shape, b, table, 0, scratch.clone(), null);
-                    last = g;
-                }
-            }
-            return new QueryRow(g, self, inTable ? row : 0);
+            return t != null && row >= 0 && row < t.count() && t.entity(row) == b.value(0) ? t : null;
         }
     }
 
