@@ -366,7 +366,7 @@ public final class Query {
                 if (b.batchRows() == 0) {
                     return visitor.test(single.row(b)); // one row (a transitive or per-row match): no table view
                 }
-                return eachRow(sh, b, visitor);
+                return eachRow(sh, b, single, visitor);
             });
         } finally {
             world.endIteration();
@@ -395,13 +395,20 @@ public final class Query {
      * bindings: no step object per batch (a transitive walk hands out about ten rows a batch, RG-1
      * transvar 650,000 batches).
      */
-    private boolean eachRow(ResultShape sh, Bindings b, Predicate<QueryRow> visitor) {
+    private boolean eachRow(ResultShape sh, Bindings b, SingleRows single, Predicate<QueryRow> visitor) {
         Table table = b.table(0);
         int off = b.batchOffset();
-        RowGroup g = RowGroup.of(sh, b, table, off, TableResult.captureData(sh, b), TableResult.rowIds(b, plan.fieldCount()));
+        RowIds[] rowIds = TableResult.rowIds(b, plan.fieldCount());
+        // without per-row ids, the batch's rows share the group of their table and data with the
+        // single rows and earlier batches (its row 0 is the table's row 0), else one group of their own
+        RowGroup g = rowIds == null ? single.shared(b, table) : null;
+        int first = g != null ? off : 0;
+        if (g == null) {
+            g = RowGroup.of(sh, b, table, off, TableResult.captureData(sh, b), rowIds);
+        }
         long[] ents = table.entities(off, off + b.batchRows()); // a lazily read table reads just these rows' chunks
         for (int i = 0, n = b.batchRows(); i < n; i++) {
-            if (!visitor.test(new QueryRow(g, ents[off + i], i))) {
+            if (!visitor.test(new QueryRow(g, ents[off + i], first + i))) {
                 return false;
             }
         }
@@ -616,16 +623,22 @@ public final class Query {
 
     /**
      * The single-row results of one {@link #each} call (a transitive walk to a fixed target hands
-     * out most of its sources one at a time: Debian {@code (DependsOn, libc6)}, 49,540 rows):
-     * consecutive rows matched the same way in the same table share one {@link RowGroup} (a row's
-     * own part is its entity and row), so a row costs one small object. Not for queries whose
+     * out most of its sources one at a time: Debian {@code (DependsOn, libc6)}, 49,540 rows), and
+     * the groups its rows share: rows matched the same way in the same table share one
+     * {@link RowGroup} whose row 0 is the table's row 0 (a row's own part is its entity and row), so
+     * a row costs one small object, and nothing when the caller does not keep it (the JIT removes
+     * it). The last few such groups are kept, since a walk goes back and forth between a few
+     * tables. Batches without per-row ids share them too ({@link #shared}). Not for queries whose
      * fields can have a located variable source (those differ by row).
      */
     private static final class SingleRows {
+        /** Groups kept: a walk's sources lie in a few tables (Debian: four). */
+        private static final int KEPT = 4;
         private final ResultShape shape;
         private final boolean shareable;
         private final long[] scratch;
-        private RowGroup last;
+        private final RowGroup[] kept = new RowGroup[KEPT];
+        private int nextKept;
 
         SingleRows(ResultShape shape) {
             this.shape = shape;
@@ -644,18 +657,37 @@ public final class Query {
             int row = b.row(0);
             boolean inTable = t != null && row >= 0 && row < t.count() && t.entity(row) == self;
             Table table = inTable ? t : null;
-            RowGroup g;
-            if (!shareable) { // located sources differ by row: nothing to share, capture straight into the row's own array
+            RowGroup g = shared(b, table);
+            if (g == null) { // located sources differ by row: nothing to share, capture straight into the row's own array
                 g = RowGroup.of(shape, b, table, 0, TableResult.captureData(shape, b), null);
-            } else {
-                TableResult.captureData(shape, b, scratch);
-                g = last;
-                if (g == null || g.table != table || !java.util.Arrays.equals(g.data, scratch)) {
-                    g = RowGroup.of(shape, b, table, 0, scratch.clone(), null);
-                    last = g;
-                }
             }
             return new QueryRow(g, self, inTable ? row : 0);
+        }
+
+        /**
+         * The group of offset 0 for rows of {@code table} (or null) matched as the bindings say,
+         * one kept or a new one; null when the query's groups cannot be shared (located sources).
+         * Only for rows without per-row ids.
+         */
+        RowGroup shared(Bindings b, Table table) {
+            if (!shareable) {
+                return null;
+            }
+            TableResult.captureData(shape, b, scratch);
+            for (int k = 0, at = nextKept; k < KEPT; k++) { // the most recent first
+                at = at == 0 ? KEPT - 1 : at - 1;
+                RowGroup g = kept[at];
+                if (g == null) {
+                    break;
+                }
+                if (g.table == table && java.util.Arrays.equals(g.data, scratch)) {
+                    return g;
+                }
+            }
+            RowGroup g = RowGroup.of(shape, b, table, 0, scratch.clone(), null);
+            kept[nextKept] = g;
+            nextKept = (nextKept + 1) % KEPT;
+            return g;
         }
     }
 
