@@ -627,8 +627,8 @@ public final class Query {
      * the groups its rows share: rows matched the same way in the same table share one
      * {@link RowGroup} whose row 0 is the table's row 0 (a row's own part is its entity and row), so
      * a row costs one small object, and nothing when the caller does not keep it (the JIT removes
-     * it). The last few such groups are kept, since a walk goes back and forth between a few
-     * tables. Batches without per-row ids share them too ({@link #shared}). Not for queries whose
+     * it). The groups of the last few tables are kept (one each), since a walk goes back and forth
+     * between a few tables. Batches without per-row ids share them too ({@link #shared}). Not for queries whose
      * fields can have a located variable source (those differ by row).
      */
     private static final class SingleRows {
@@ -674,19 +674,26 @@ public final class Query {
                 return null;
             }
             TableResult.captureData(shape, b, scratch);
+            int slot = nextKept;
             for (int k = 0, at = nextKept; k < KEPT; k++) { // the most recent first
                 at = at == 0 ? KEPT - 1 : at - 1;
                 RowGroup g = kept[at];
                 if (g == null) {
                     break;
                 }
-                if (g.table == table && java.util.Arrays.equals(g.data, scratch)) {
-                    return g;
+                if (g.table == table) { // one group kept per table: one comparison when the data changes by batch
+                    if (java.util.Arrays.equals(g.data, scratch)) {
+                        return g;
+                    }
+                    slot = at;
+                    break;
                 }
             }
             RowGroup g = RowGroup.of(shape, b, table, 0, scratch.clone(), null);
-            kept[nextKept] = g;
-            nextKept = (nextKept + 1) % KEPT;
+            kept[slot] = g;
+            if (slot == nextKept) {
+                nextKept = (nextKept + 1) % KEPT;
+            }
             return g;
         }
     }
