@@ -363,9 +363,9 @@ public final class Query {
             // compiled code of one kind of single row never meets the other (a join's located rows
             // after a walk's shared ones made the JIT's code for both start over: RG-1 join)
             if (single.shareable) {
-                ev.runTables(b -> plan.hasThis() && b.batchRows() == 0 ? visitor.test(single.sharedRow(b)) : eachStep(sh, b, visitor));
+                ev.runTables(b -> plan.hasThis() && b.batchRows() == 0 ? visitor.test(single.sharedRow(b)) : eachStep(sh, b, single, visitor));
             } else {
-                ev.runTables(b -> plan.hasThis() && b.batchRows() == 0 ? visitor.test(single.locatedRow(b)) : eachStep(sh, b, visitor));
+                ev.runTables(b -> plan.hasThis() && b.batchRows() == 0 ? visitor.test(single.locatedRow(b)) : eachStep(sh, b, single, visitor));
             }
         } finally {
             world.endIteration();
@@ -373,8 +373,8 @@ public final class Query {
     }
 
     /** {@link #each} of a step that is not a single {@code $this} row: a batch of rows, or a result without {@code $this}. */
-    private boolean eachStep(ResultShape sh, Bindings b, Predicate<QueryRow> visitor) {
-        return plan.hasThis() ? eachRow(sh, b, visitor) : eachRow(TableResult.capture(sh, b), visitor);
+    private boolean eachStep(ResultShape sh, Bindings b, SingleRows single, Predicate<QueryRow> visitor) {
+        return plan.hasThis() ? eachRow(sh, b, single, visitor) : eachRow(TableResult.capture(sh, b), visitor);
     }
 
     /**
@@ -399,13 +399,20 @@ public final class Query {
      * bindings: no step object per batch (a transitive walk hands out about ten rows a batch, RG-1
      * transvar 650,000 batches).
      */
-    private boolean eachRow(ResultShape sh, Bindings b, Predicate<QueryRow> visitor) {
+    private boolean eachRow(ResultShape sh, Bindings b, SingleRows single, Predicate<QueryRow> visitor) {
         Table table = b.table(0);
         int off = b.batchOffset();
-        RowGroup g = RowGroup.of(sh, b, table, off, TableResult.captureData(sh, b), TableResult.rowIds(b, plan.fieldCount()));
+        RowIds[] rowIds = TableResult.rowIds(b, plan.fieldCount());
+        // without per-row ids, the batch's rows share the group of their table and data with the
+        // single rows and earlier batches (its row 0 is the table's row 0), else one group of their own
+        RowGroup g = rowIds == null ? single.shared(b, table) : null;
+        int first = g != null ? off : 0;
+        if (g == null) {
+            g = RowGroup.of(sh, b, table, off, TableResult.captureData(sh, b), rowIds);
+        }
         long[] ents = table.entities(off, off + b.batchRows()); // a lazily read table reads just these rows' chunks
         for (int i = 0, n = b.batchRows(); i < n; i++) {
-            if (!visitor.test(new QueryRow(g, ents[off + i], i))) {
+            if (!visitor.test(new QueryRow(g, ents[off + i], first + i))) {
                 return false;
             }
         }
@@ -620,17 +627,23 @@ public final class Query {
 
     /**
      * The single-row results of one {@link #each} call (a transitive walk to a fixed target hands
-     * out most of its sources one at a time: Debian {@code (DependsOn, libc6)}, 49,540 rows):
-     * consecutive rows matched the same way in the same table share one {@link RowGroup} (a row's
-     * own part is its entity and row), so a row costs one small object. Not for queries whose
+     * out most of its sources one at a time: Debian {@code (DependsOn, libc6)}, 49,540 rows), and
+     * the groups its rows share: rows matched the same way in the same table share one
+     * {@link RowGroup} whose row 0 is the table's row 0 (a row's own part is its entity and row), so
+     * a row costs one small object, and nothing when the caller does not keep it (the JIT removes
+     * it). The groups of the last few tables are kept (one each), since a walk goes back and forth
+     * between a few tables. Batches without per-row ids share them too ({@link #shared}). Not for queries whose
      * fields can have a located variable source (those differ by row).
      */
     private static final class SingleRows {
+        /** Groups kept: a walk's sources lie in a few tables (Debian: four). */
+        private static final int KEPT = 4;
         private final ResultShape shape;
         /** No field of the shape has a located source: rows matched alike can share their group. */
         final boolean shareable;
         private final long[] scratch;
-        private RowGroup last;
+        private final RowGroup[] kept = new RowGroup[KEPT];
+        private int nextKept;
 
         SingleRows(ResultShape shape) {
             this.shape = shape;
@@ -645,17 +658,11 @@ public final class Query {
         /**
          * The one result the bindings hold (not a table batch), as {@link #row(RowGroup, TableResult, int)}
          * would give it, for a shape without located sources ({@link #shareable}): consecutive rows
-         * matched alike share their group.
+         * matched alike share their group ({@link #shared}).
          */
         QueryRow sharedRow(Bindings b) {
             Table table = thisTable(b);
-            TableResult.captureData(shape, b, scratch);
-            RowGroup g = last;
-            if (g == null || g.table != table || !java.util.Arrays.equals(g.data, scratch)) {
-                g = RowGroup.of(shape, b, table, 0, scratch.clone(), null);
-                last = g;
-            }
-            return new QueryRow(g, b.value(0), table != null ? b.row(0) : 0);
+            return new QueryRow(shared(b, table), b.value(0), table != null ? b.row(0) : 0);
         }
 
         /**
@@ -673,6 +680,39 @@ public final class Query {
             Table t = b.table(0);
             int row = b.row(0);
             return t != null && row >= 0 && row < t.count() && t.entity(row) == b.value(0) ? t : null;
+        }
+
+        /**
+         * The group of offset 0 for rows of {@code table} (or null) matched as the bindings say,
+         * one kept or a new one; null when the query's groups cannot be shared (located sources).
+         * Only for rows without per-row ids.
+         */
+        RowGroup shared(Bindings b, Table table) {
+            if (!shareable) {
+                return null;
+            }
+            TableResult.captureData(shape, b, scratch);
+            int slot = nextKept;
+            for (int k = 0, at = nextKept; k < KEPT; k++) { // the most recent first
+                at = at == 0 ? KEPT - 1 : at - 1;
+                RowGroup g = kept[at];
+                if (g == null) {
+                    break;
+                }
+                if (g.table == table) { // one group kept per table: one comparison when the data changes by batch
+                    if (java.util.Arrays.equals(g.data, scratch)) {
+                        return g;
+                    }
+                    slot = at;
+                    break;
+                }
+            }
+            RowGroup g = RowGroup.of(shape, b, table, 0, scratch.clone(), null);
+            kept[slot] = g;
+            if (slot == nextKept) {
+                nextKept = (nextKept + 1) % KEPT;
+            }
+            return g;
         }
     }
 

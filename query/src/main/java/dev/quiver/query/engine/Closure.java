@@ -43,6 +43,7 @@ final class Closure {
     private final IndexMemo targetMemo = new IndexMemo();
     private final IndexMemo downMemo = new IndexMemo();
     private final Int2ObjectOpenHashMap<int[]> downSorted = new Int2ObjectOpenHashMap<>();
+    private final Int2ObjectOpenHashMap<SourceRuns> downRuns = new Int2ObjectOpenHashMap<>();
     private final Int2IntOpenHashMap testCounts = new Int2IntOpenHashMap();
     private long memoSize;
 
@@ -266,6 +267,32 @@ final class Closure {
             kept.put(rel, t, out);
         }
         return out;
+    }
+
+    /**
+     * Where the sources of {@link #down down(t)} lie ({@link SourceRuns}), when known: found by an
+     * earlier hand-out in this evaluation, or kept ({@link DownCache}) while the world is unchanged.
+     */
+    SourceRuns downRuns(int t) {
+        SourceRuns r = downRuns.get(t);
+        if (r == null && kept != null) {
+            r = kept.getRuns(rel, t);
+            if (r != null) {
+                downRuns.put(t, r);
+            }
+        }
+        return r;
+    }
+
+    /** Records where the sources of {@link #down down(t)} lie, as a whole hand-out found them. */
+    void keepDownRuns(int t, SourceRuns r) {
+        if (memoSize + r.weight() <= MEMO_BUDGET) {
+            downRuns.put(t, r);
+            memoSize += r.weight();
+        }
+        if (kept != null) {
+            kept.putRuns(rel, t, r);
+        }
     }
 
     // ------------------------------------------------------------------ tests

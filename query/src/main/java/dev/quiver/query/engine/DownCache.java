@@ -11,7 +11,9 @@ import java.util.WeakHashMap;
  * Backward transitive closures ({@link Closure#down}) kept across query evaluations of one world
  * object: the sources from which a target is reachable over one or more R edges, by (relationship
  * entity index, target entity index). The Debian query {@code (DependsOn, libc6)} walks 49,540
- * sources through cycles for every evaluation; the closure changes only when the world does.
+ * sources through cycles for every evaluation; the closure changes only when the world does. With
+ * a closure, where its sources lie ({@link SourceRuns}: tables and rows, which move only when the
+ * world is written too).
  *
  * <p>Invalidation: every entry belongs to one {@link World#readStamp()} (the write count, which
  * every change call bumps). A cache whose count differs from the world's is emptied before use.
@@ -25,6 +27,7 @@ final class DownCache {
     private static final Map<World, DownCache> BY_WORLD = Collections.synchronizedMap(new WeakHashMap<>());
 
     private final Long2ObjectOpenHashMap<int[]> closures = new Long2ObjectOpenHashMap<>();
+    private final Long2ObjectOpenHashMap<SourceRuns> runs = new Long2ObjectOpenHashMap<>();
     private long writeCount = -1;
     private long size;
 
@@ -55,17 +58,37 @@ final class DownCache {
     }
 
     private synchronized void put(long count, int relationship, int target, int[] sources) {
+        if (current(count) && size + sources.length + 4 <= BUDGET
+            && closures.put(key(relationship, target), sources) == null) {
+            size += sources.length + 4;
+        }
+    }
+
+    private synchronized SourceRuns getRuns(long count, int relationship, int target) {
+        return count != writeCount ? null : runs.get(key(relationship, target));
+    }
+
+    private synchronized void putRuns(long count, int relationship, int target, SourceRuns r) {
+        if (current(count) && size + r.weight() <= BUDGET && runs.put(key(relationship, target), r) == null) {
+            size += r.weight();
+        }
+    }
+
+    /**
+     * Makes the cache that of write count {@code count} when that is newer (emptied); false when
+     * {@code count} is older: an answer computed before a change another evaluation has already seen.
+     */
+    private boolean current(long count) {
         if (count != writeCount) {
             if (count < writeCount) {
-                return; // computed before a change another evaluation has already seen
+                return false;
             }
             closures.clear();
+            runs.clear();
             size = 0;
             writeCount = count;
         }
-        if (size + sources.length + 4 <= BUDGET && closures.put(key(relationship, target), sources) == null) {
-            size += sources.length + 4;
-        }
+        return true;
     }
 
     /** The cache as one evaluation sees it: entries of the write count it started at. */
@@ -86,6 +109,16 @@ final class DownCache {
         /** Keeps a closure (never modified afterwards). */
         void put(int relationship, int target, int[] sources) {
             cache.put(count, relationship, target, sources);
+        }
+
+        /** Where the sources of the kept closure of {@code target} lie ({@link SourceRuns}), or null. */
+        SourceRuns getRuns(int relationship, int target) {
+            return cache.getRuns(count, relationship, target);
+        }
+
+        /** Keeps where the sources of {@code target}'s closure lie. */
+        void putRuns(int relationship, int target, SourceRuns r) {
+            cache.putRuns(count, relationship, target, r);
         }
     }
 }

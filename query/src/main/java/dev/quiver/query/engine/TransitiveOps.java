@@ -22,6 +22,9 @@ final class TransitiveOps {
     private static final int FIRSTS_SLICE = 4096;
     private final Evaluator ev;
     private final Long2ObjectOpenHashMap<Closure> closures = new Long2ObjectOpenHashMap<>();
+    /** The run builders of the {@link #downRuns} walks under way, innermost last ({@link #runsBuilder}). */
+    private SourceRuns.Builder[] runsBuilders = new SourceRuns.Builder[2];
+    private int runsDepth;
 
     TransitiveOps(Evaluator ev) {
         this.ev = ev;
@@ -47,7 +50,11 @@ final class TransitiveOps {
             }
         }
         if (ev.rowRuns(s, slot)) {
-            return downRuns(s, slot, down, pair, k);
+            SourceRuns known = c.downRuns(Ids.index(target));
+            if (known != null) {
+                return emitRuns(s, slot, known, pair);
+            }
+            return downRuns(s, slot, c, Ids.index(target), down, pair);
         }
         for (int idx : down) {
             long e = ev.world.entityOfIndex(idx);
@@ -61,81 +68,127 @@ final class TransitiveOps {
     /**
      * The sources of {@link #down} handed out in runs ({@link Evaluator#rowRuns}): sources that
      * follow each other in the walk and in one table's rows (siblings, usually) are one result
-     * standing for those rows; the walk order is kept.
+     * standing for those rows; the walk order is kept. A hand-out that runs to the end records the
+     * runs with the closure ({@link Closure#keepDownRuns}), for {@link #emitRuns} to hand out again.
      */
-    private boolean downRuns(Step s, int slot, int[] down, long pair, Evaluator.Cont k) {
+    private boolean downRuns(Step s, int slot, Closure c, int target, int[] down, long pair) {
         World world = ev.world;
         Located loc = ev.located(s);
         int located = 0, next = 0, chunkEnd = 0;
         Table run = null;
         int from = 0, to = 0;
         RecentRuns recent = new RecentRuns(); // one per walk: a continuation may run another one
-        for (int i = 0; i <= down.length; i++) {
-            Table tb = null;
-            int row = -1;
-            if (i < down.length) {
-                if (i >= chunkEnd) {
-                    chunkEnd = Math.min(down.length, i + Located.CHUNK);
-                    located = locateChunk(loc, down, i, chunkEnd);
-                    next = 0;
-                }
-                boolean have = next < located && loc.at[next] == i;
-                if (!have && run != null && to < run.count() && Ids.index(run.entity(to)) == down[i]) {
-                    to++; // the next row of the run's table holds this source: no entity lookup
-                    continue;
-                }
-                long e;
-                int g;
-                if (have) { // looked up already: its table and row tell whether it continues the run
-                    e = loc.ids[next];
-                    tb = loc.tables[next];
-                    row = loc.rows[next];
-                    next++;
-                } else if ((g = recent.find(down[i])) >= 0) { // where a recent run's table goes on: no entity lookup
-                    tb = recent.tables[g];
-                    row = recent.foundRow;
-                    e = tb.entity(row);
-                } else {
-                    e = world.entityOfIndex(down[i]);
-                    if (e != 0) {
-                        tb = world.tableAccess().table(e);
-                        row = world.tableAccess().row(e);
+        SourceRuns.Builder found = runsBuilder();
+        try {
+            for (int i = 0; i <= down.length; i++) {
+                Table tb = null;
+                int row = -1;
+                if (i < down.length) {
+                    if (i >= chunkEnd) {
+                        chunkEnd = Math.min(down.length, i + Located.CHUNK);
+                        located = locateChunk(loc, down, i, chunkEnd);
+                        next = 0;
+                    }
+                    boolean have = next < located && loc.at[next] == i;
+                    if (!have && run != null && to < run.count() && Ids.index(run.entity(to)) == down[i]) {
+                        to++; // the next row of the run's table holds this source: no entity lookup
+                        continue;
+                    }
+                    long e;
+                    int g;
+                    if (have) { // looked up already: its table and row tell whether it continues the run
+                        e = loc.ids[next];
+                        tb = loc.tables[next];
+                        row = loc.rows[next];
+                        next++;
+                    } else if ((g = recent.find(down[i])) >= 0) { // where a recent run's table goes on: no entity lookup
+                        tb = recent.tables[g];
+                        row = recent.foundRow;
+                        e = tb.entity(row);
+                    } else {
+                        e = world.entityOfIndex(down[i]);
+                        if (e != 0) {
+                            tb = world.tableAccess().table(e);
+                            row = world.tableAccess().row(e);
+                        }
+                    }
+                    if (e == 0) {
+                        continue;
+                    }
+                    if (tb == run && row == to) {
+                        to++;
+                        continue;
                     }
                 }
-                if (e == 0) {
-                    continue;
+                if (run != null) {
+                    found.add(run, from, to);
+                    if (!emitRows(s, slot, run, from, to, pair)) {
+                        return false;
+                    }
+                    recent.ended(run, to);
                 }
-                if (tb == run && row == to) {
-                    to++;
-                    continue;
-                }
+                run = tb;
+                from = row;
+                to = row + 1;
             }
-            if (run != null && !ev.skip(run)) {
-                boolean ok;
-                if (to - from == 1) { // a single row: no batch to make
-                    long e = run.entity(from);
-                    ev.bindSource(slot, e, run, from);
-                    ev.setField(s.field(), pair, e);
-                    ok = ev.next[s.id()].go();
-                    ev.b.values[slot] = 0;
-                } else {
-                    long saved = ev.startRows(slot, run, from, to - from);
-                    ev.setField(s.field(), pair, run.entity(from));
-                    ok = ev.next[s.id()].go();
-                    ev.endRows(slot, saved);
-                }
-                if (!ok) {
-                    return false;
-                }
+            c.keepDownRuns(target, found.build());
+            return true;
+        } finally {
+            releaseRunsBuilder(found);
+        }
+    }
+
+    /** Hands out the runs of sources a whole {@link #downRuns} found, in their order. */
+    private boolean emitRuns(Step s, int slot, SourceRuns runs, long pair) {
+        Table[] tables = runs.tables;
+        int[] from = runs.from, to = runs.to;
+        for (int i = 0, n = runs.count(); i < n; i++) {
+            if (!emitRows(s, slot, tables[i], from[i], to[i], pair)) {
+                return false;
             }
-            if (run != null) {
-                recent.ended(run, to);
-            }
-            run = tb;
-            from = row;
-            to = row + 1;
         }
         return true;
+    }
+
+    /** One result standing for rows {@code from .. to - 1} of {@code run} (none when the table is skipped). */
+    private boolean emitRows(Step s, int slot, Table run, int from, int to, long pair) {
+        if (ev.skip(run)) {
+            return true;
+        }
+        boolean ok;
+        if (to - from == 1) { // a single row: no batch to make
+            long e = run.entity(from);
+            ev.bindSource(slot, e, run, from);
+            ev.setField(s.field(), pair, e);
+            ok = ev.next[s.id()].go();
+            ev.b.values[slot] = 0;
+        } else {
+            long saved = ev.startRows(slot, run, from, to - from);
+            ev.setField(s.field(), pair, run.entity(from));
+            ok = ev.next[s.id()].go();
+            ev.endRows(slot, saved);
+        }
+        return ok;
+    }
+
+    /** A cleared builder for one {@link #downRuns} walk: walks nest (a continuation may run another one), each has its own. */
+    private SourceRuns.Builder runsBuilder() {
+        if (runsDepth == runsBuilders.length) {
+            runsBuilders = java.util.Arrays.copyOf(runsBuilders, runsDepth * 2);
+        }
+        SourceRuns.Builder b = runsBuilders[runsDepth];
+        if (b == null) {
+            b = new SourceRuns.Builder();
+            runsBuilders[runsDepth] = b;
+        }
+        runsDepth++;
+        b.clear();
+        return b;
+    }
+
+    private void releaseRunsBuilder(SourceRuns.Builder b) {
+        b.clear();
+        runsDepth--;
     }
 
     /**
