@@ -190,4 +190,30 @@ class KeptSourceRunsTest {
             }
         }
     }
+
+    /**
+     * Kept runs name their tables by id: after a world is closed and dropped, nothing the cache
+     * keeps holds its tables (and their columns) alive. A kept run that held its table did, until
+     * the next transitive query on any world happened to drop the closed world's entry.
+     */
+    @Test
+    void aClosedWorldsKeptRunsHoldNoneOfItsTables() throws InterruptedException {
+        Random rnd = new Random(seed("aClosedWorldsKeptRunsHoldNoneOfItsTables"));
+        java.lang.ref.WeakReference<Table> table = keptAndClosed(rnd);
+        for (int i = 0; i < 50 && table.get() != null; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertTrue(table.get() == null, "a table of the closed world is still reachable");
+    }
+
+    /** Builds a world, keeps the runs of (Dep, n0) and closes it: a weak reference to a table the runs lie in. */
+    private java.lang.ref.WeakReference<Table> keptAndClosed(Random rnd) {
+        try (World w = World.create(dir.resolve("w"))) {
+            build(w, rnd);
+            List<Long> first = handedOut(w, "(Dep, n0)");
+            assertEquals(first, handedOut(w, "(Dep, n0)"), "kept runs");
+            return new java.lang.ref.WeakReference<>(w.tableAccess().table(first.get(0)));
+        }
+    }
 }

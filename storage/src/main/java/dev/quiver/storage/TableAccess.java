@@ -40,6 +40,15 @@ public final class TableAccess {
         return m.tables.matching(id);
     }
 
+    /**
+     * The table whose {@link Table#id()} is {@code id}, or null when no table has it. Ids are
+     * reused once a table is dropped: an id names the same table only while the world is not
+     * written ({@link World#writeCount()}).
+     */
+    public Table tableById(int id) {
+        return m.tables.get(id);
+    }
+
     /** Every table, in id order. */
     public List<Table> allTables() {
         return m.tables.all();

@@ -6,32 +6,33 @@ import java.util.Arrays;
 
 /**
  * Where the sources of one backward closure ({@link Closure#down}) lie, in walk order: runs of
- * consecutive rows of one table, run {@code i} being rows {@code from[i] .. to[i] - 1} of
- * {@code tables[i]}. {@link TransitiveOps} finds them by looking the sources up as it hands them
+ * consecutive rows of one table, run {@code i} being rows {@code from[i] .. to[i] - 1} of the
+ * table whose id is {@code tableIds[i]} (ids, not tables: a kept closure must not hold a world's
+ * tables and their columns alive past the world's close; {@link DownCache} keys are weak). {@link TransitiveOps} finds them by looking the sources up as it hands them
  * out, then keeps them with the closure, so that a later evaluation while the world is unchanged
  * (its {@link dev.quiver.storage.World#writeCount()}: no table or row has moved) hands out the runs
  * without looking up an entity (Debian {@code (DependsOn, libc6)}: 49,540 sources in 32,481 runs,
  * 30% of a warm evaluation went into the lookups). Immutable once built.
  */
 final class SourceRuns {
-    final Table[] tables;
+    final int[] tableIds;
     final int[] from;
     final int[] to;
 
-    private SourceRuns(Table[] tables, int[] from, int[] to) {
-        this.tables = tables;
+    private SourceRuns(int[] tableIds, int[] from, int[] to) {
+        this.tableIds = tableIds;
         this.from = from;
         this.to = to;
     }
 
     /** Number of runs. */
     int count() {
-        return tables.length;
+        return tableIds.length;
     }
 
     /** Entries this takes in a memo budget counted in entity indices (three per run). */
     long weight() {
-        return 3L * tables.length + 4;
+        return 3L * tableIds.length + 4;
     }
 
     /**
@@ -65,7 +66,11 @@ final class SourceRuns {
 
         /** The runs added since the last {@link #clear}. */
         SourceRuns build() {
-            return new SourceRuns(Arrays.copyOf(tables, n), Arrays.copyOf(from, n), Arrays.copyOf(to, n));
+            int[] ids = new int[n];
+            for (int i = 0; i < n; i++) {
+                ids[i] = tables[i].id();
+            }
+            return new SourceRuns(ids, Arrays.copyOf(from, n), Arrays.copyOf(to, n));
         }
     }
 }

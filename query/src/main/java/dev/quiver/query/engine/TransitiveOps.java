@@ -4,6 +4,7 @@ import dev.quiver.index.Ids;
 import dev.quiver.query.plan.ResolvedTerm;
 import dev.quiver.query.plan.Step;
 import dev.quiver.storage.table.SparseStore;
+import dev.quiver.storage.TableAccess;
 import dev.quiver.storage.World;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.Types;
@@ -140,10 +141,15 @@ final class TransitiveOps {
 
     /** Hands out the runs of sources a whole {@link #downRuns} found, in their order. */
     private boolean emitRuns(Step s, int slot, SourceRuns runs, long pair) {
-        Table[] tables = runs.tables;
+        TableAccess access = ev.world.tableAccess();
+        int[] ids = runs.tableIds;
         int[] from = runs.from, to = runs.to;
         for (int i = 0, n = runs.count(); i < n; i++) {
-            if (!emitRows(s, slot, tables[i], from[i], to[i], pair)) {
+            Table t = access.tableById(ids[i]);
+            if (t == null) { // the runs are kept for one write count, in which no table is dropped
+                throw new IllegalStateException("kept source runs name table " + ids[i] + ", which is gone");
+            }
+            if (!emitRows(s, slot, t, from[i], to[i], pair)) {
                 return false;
             }
         }
