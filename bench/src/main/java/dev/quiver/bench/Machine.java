@@ -49,6 +49,19 @@ public final class Machine {
         return b.toString();
     }
 
+    /**
+     * Milliseconds every collector has spent collecting since the JVM started (the sum of
+     * {@link GarbageCollectorMXBean#getCollectionTime()}; a collector that does not report it
+     * counts 0): the difference over an operation is the collection time inside it.
+     */
+    public static long gcMillis() {
+        long ms = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            ms += Math.max(0, gc.getCollectionTime());
+        }
+        return ms;
+    }
+
     /** Current resident set size ({@code VmRSS}), in bytes; -1 where unknown. */
     public static long rssBytes() {
         return toBytes(procStatusKiB("VmRSS:"));

@@ -24,7 +24,7 @@ class Rg1Test {
     static final List<String> KEYS = List.of("depth", "load_s", "iter_ns_per_result", "trans_ms", "transvar_s",
             "join_ms", "lookup_ns", "delete_s", "reopen_open_s", "reopen_first_query_ms", "snapshot_s",
             "snapshot_bytes", "disk_bytes", "peak_rss_bytes", "iter_first_ns_per_result", "join_first_ms",
-            "lookup_first_ns");
+            "lookup_first_ns", "reopen_first_query_cpu_ms", "reopen_first_query_gc_ms");
 
     @TempDir
     Path tmp;
