@@ -50,7 +50,12 @@ public final class EntityNames {
 
     /** The bucket of a key. */
     public static int bucket(int parentIndex, String name) {
-        return NameIndex.hash(parentIndex, name) >>> (32 - BUCKET_BITS);
+        return bucketOf(NameIndex.hash(parentIndex, name));
+    }
+
+    /** The bucket of a key's {@link NameIndex#hash}: its top {@value #BUCKET_BITS} bits. */
+    private static int bucketOf(int hash) {
+        return hash >>> (32 - BUCKET_BITS);
     }
 
     /** Forgets every name (before a reload); the index is no longer lazy. */
@@ -111,16 +116,15 @@ public final class EntityNames {
     /** The child of {@code parentIndex} (0: a root entity) named {@code name}, or 0. */
     public long child(int parentIndex, String name) {
         int h = NameIndex.hash(parentIndex, name);
-        blocks.touch(h >>> (32 - BUCKET_BITS));
+        blocks.touch(bucketOf(h));
         return index.get(parentIndex, name, h);
     }
 
     /** Files entity {@code e} under its parent by name (replacing a stale entry of that key). */
     public void put(int parentIndex, String name, long e) {
         int h = NameIndex.hash(parentIndex, name);
-        int b = h >>> (32 - BUCKET_BITS);
-        blocks.touch(b);
-        put(parentIndex, name, h, b, e);
+        blocks.touch(bucketOf(h));
+        put(parentIndex, name, h, e);
     }
 
     /**
@@ -136,11 +140,11 @@ public final class EntityNames {
             int m = Math.min(PREFETCH, n - from);
             for (int j = 0; j < m; j++) {
                 h[j] = NameIndex.hash(parents[from + j], names[from + j]);
-                blocks.touch(h[j] >>> (32 - BUCKET_BITS));
+                blocks.touch(bucketOf(h[j]));
             }
             index.prefetch(h, 0, m);
             for (int j = 0; j < m; j++) {
-                put(parents[from + j], names[from + j], h[j], h[j] >>> (32 - BUCKET_BITS), es[from + j]);
+                put(parents[from + j], names[from + j], h[j], es[from + j]);
             }
         }
     }
@@ -148,9 +152,11 @@ public final class EntityNames {
     /** Keys whose slots {@link #putAll} reads ahead at a time. */
     private static final int PREFETCH = 16;
 
-    private void put(int parentIndex, String name, int h, int b, long e) {
+    /** {@link #put} of a key whose hash is {@code h} and whose bucket is touched already. */
+    private void put(int parentIndex, String name, int h, long e) {
         long old = index.put(parentIndex, name, h, e);
         if (old != e) {
+            int b = bucketOf(h);
             if (old != 0) {
                 changes.nameRemoved(b, Ids.index(old), parentIndex);
             }
@@ -161,7 +167,7 @@ public final class EntityNames {
     /** Removes the entry of {@code (parentIndex, name)}. */
     public void remove(int parentIndex, String name) {
         int h = NameIndex.hash(parentIndex, name);
-        int b = h >>> (32 - BUCKET_BITS);
+        int b = bucketOf(h);
         blocks.touch(b);
         long removed = index.remove(parentIndex, name, h);
         if (removed != 0) {
@@ -175,7 +181,7 @@ public final class EntityNames {
      */
     public void removeEntity(int parentIndex, int index) {
         int h = NameIndex.mix(entities.nameHash(index), parentIndex);
-        int b = h >>> (32 - BUCKET_BITS);
+        int b = bucketOf(h);
         blocks.touch(b);
         long removed = this.index.removeEntity(parentIndex, index, h);
         if (removed != 0) {
