@@ -214,8 +214,8 @@ final class NamePage {
         long[] out = new long[m];
         int prevBucket = -1, prevEnd = 0;
         for (int i = 0; i < m; i++) {
-            int b = bb.getShort(4 + DIRECTORY_ENTRY * i) & 0xFFFF;
-            int end = bb.getInt(4 + DIRECTORY_ENTRY * i + 2);
+            int b = bucketAt(bb, i);
+            int end = partEnd(bb, i);
             if (b <= prevBucket || b >= EntityNames.BUCKETS) {
                 throw new CorruptionException("names delta lists bucket " + b + " after bucket " + prevBucket);
             }
@@ -233,6 +233,16 @@ final class NamePage {
         return out;
     }
 
+    /** The bucket of directory entry {@code i} of a names delta. */
+    private static int bucketAt(ByteBuffer d, int i) {
+        return d.getShort(4 + DIRECTORY_ENTRY * i) & 0xFFFF;
+    }
+
+    /** The end of directory entry {@code i}'s part, from the end of the directory. */
+    private static int partEnd(ByteBuffer d, int i) {
+        return d.getInt(4 + DIRECTORY_ENTRY * i + 2);
+    }
+
     /** Bucket {@code key}'s part of names delta {@code d} (a binary search of its directory), or null when it has none. */
     private static byte[] partOf(byte[] d, long key) {
         int m = directorySize(d);
@@ -241,14 +251,14 @@ final class NamePage {
         int lo = 0, hi = m - 1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            int b = bb.getShort(4 + DIRECTORY_ENTRY * mid) & 0xFFFF;
+            int b = bucketAt(bb, mid);
             if (b < key) {
                 lo = mid + 1;
             } else if (b > key) {
                 hi = mid - 1;
             } else {
-                int from = mid == 0 ? 0 : bb.getInt(4 + DIRECTORY_ENTRY * (mid - 1) + 2);
-                int to = bb.getInt(4 + DIRECTORY_ENTRY * mid + 2);
+                int from = mid == 0 ? 0 : partEnd(bb, mid - 1);
+                int to = partEnd(bb, mid);
                 if (from < 0 || to < from || to > d.length - head) {
                     throw new CorruptionException("names delta gives bucket " + key + " the part [" + from + ", " + to
                             + ") of " + (d.length - head) + " bytes");
