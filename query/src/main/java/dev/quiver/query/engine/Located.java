@@ -9,22 +9,40 @@ import dev.quiver.storage.table.Table;
 import java.util.List;
 
 /**
- * The entity, table and row of up to {@link #CHUNK} entity indices, looked up together
+ * The entity, table and row of many entity indices, looked up together
  * ({@link dev.quiver.storage.TableAccess#locate}) before a step binds a variable to each of them
- * in turn: the lookups' cache misses overlap instead of each bound entity waiting for its own
- * (RG-1 join: the targets of 10,000 Likes pairs are scattered over a million entities). One per
- * evaluator and kind of walk, reused; the arrays stay valid until the next {@link #of}.
+ * in turn: the lookups' cache misses overlap instead of each bound entity waiting for its own.
+ * Two ways: {@link #of}, up to {@link #CHUNK} in the order asked (a transitive walk's sources);
+ * and {@link #ofInIndexOrder}, up to {@link #WINDOW} looked up in the order of their entity
+ * indices, answers kept in the order asked (a join's pair targets: RG-1's 10,000 Likes targets
+ * are scattered over a million entities, and lookups in index order read the entity records
+ * page after page, where lookups in row order pay a cache and translation miss each). One per
+ * evaluator and step, reused; the arrays stay valid until the next lookup.
  */
 final class Located {
-    /** Entities looked up per call. */
+    /** Entities {@link #of} looks up per call. */
     static final int CHUNK = 256;
+    /** Entities {@link #ofInIndexOrder} looks up per call at most. */
+    static final int WINDOW = 16_384;
+    /** Fewer entities than this are looked up in the order asked (nothing to gain from sorting). */
+    static final int SORT_FROM = 64;
+    /** Least bucket width of the sort: indices that share {@code index >>> BUCKET_SHIFT} (64 entries) are one bucket. */
+    static final int BUCKET_SHIFT = 6;
 
-    final long[] ids = new long[CHUNK];
-    final Table[] tables = new Table[CHUNK];
-    final int[] rows = new int[CHUNK];
+    /** The answers: entity, table, row (grown past {@link #CHUNK} by {@link #ofInIndexOrder}). */
+    long[] ids = new long[CHUNK];
+    Table[] tables = new Table[CHUNK];
+    int[] rows = new int[CHUNK];
     /** Scratch for a caller that locates a selection of its indices: the indices, and where each came from. */
     final int[] indices = new int[CHUNK];
     final int[] at = new int[CHUNK];
+    /** Scratch of {@link #ofInIndexOrder}: the positions by bucket, the indices in that order, and their answers. */
+    private int[] order = new int[0];
+    private int[] sorted = new int[0];
+    private long[] sortedIds = new long[0];
+    private Table[] sortedTables = new Table[0];
+    private int[] sortedRows = new int[0];
+    private int[] buckets = new int[0];
 
     /**
      * Looks up entity indices {@code indices[from .. from + n)} ({@code n} at most {@link #CHUNK}):
@@ -33,6 +51,83 @@ final class Located {
      */
     void of(World world, int[] indices, int from, int n) {
         world.tableAccess().locate(indices, from, n, ids, tables, rows);
+    }
+
+    /**
+     * {@link #of} for {@code indices[0 .. n)} ({@code n} at most {@link #WINDOW}), the lookups made
+     * in entity index order (a counting sort by index bucket) when there are {@link #SORT_FROM} or
+     * more; the answers are in the order asked.
+     */
+    void ofInIndexOrder(World world, int[] indices, int n) {
+        if (n > WINDOW) {
+            throw new IllegalArgumentException("at most " + WINDOW + " entities at once, not " + n);
+        }
+        grow(n);
+        if (n < SORT_FROM) {
+            of(world, indices, 0, n);
+            return;
+        }
+        sortByBucket(indices, n);
+        for (int k = 0; k < n; k++) {
+            sorted[k] = indices[order[k]];
+        }
+        world.tableAccess().locate(sorted, 0, n, sortedIds, sortedTables, sortedRows);
+        for (int k = 0; k < n; k++) {
+            int i = order[k];
+            ids[i] = sortedIds[k];
+            tables[i] = sortedTables[k];
+            rows[i] = sortedRows[k];
+        }
+    }
+
+    /** {@code order}: the positions {@code 0 .. n)} by bucket of their index (counting sort; non-positive indices first). */
+    private void sortByBucket(int[] indices, int n) {
+        int max = 0;
+        for (int i = 0; i < n; i++) {
+            max = Math.max(max, indices[i]);
+        }
+        int shift = BUCKET_SHIFT; // at most about 4n buckets, however far apart the indices lie
+        while ((max >>> shift) > 4 * n) {
+            shift++;
+        }
+        int nb = (max >>> shift) + 2;
+        if (buckets.length < nb) {
+            buckets = new int[nb];
+        } else {
+            java.util.Arrays.fill(buckets, 0, nb, 0);
+        }
+        for (int i = 0; i < n; i++) {
+            buckets[bucket(indices[i], shift)]++;
+        }
+        int sum = 0;
+        for (int b = 0; b < nb; b++) {
+            int c = buckets[b];
+            buckets[b] = sum;
+            sum += c;
+        }
+        for (int i = 0; i < n; i++) {
+            order[buckets[bucket(indices[i], shift)]++] = i;
+        }
+    }
+
+    private static int bucket(int index, int shift) {
+        return index <= 0 ? 0 : (index >>> shift) + 1;
+    }
+
+    /** Room for {@code n} answers and the sort's scratch. */
+    private void grow(int n) {
+        if (ids.length < n) {
+            ids = new long[n];
+            tables = new Table[n];
+            rows = new int[n];
+        }
+        if (order.length < n) {
+            order = new int[n];
+            sorted = new int[n];
+            sortedIds = new long[n];
+            sortedTables = new Table[n];
+            sortedRows = new int[n];
+        }
     }
 
     /**

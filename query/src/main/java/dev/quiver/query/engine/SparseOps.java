@@ -34,8 +34,6 @@ import java.util.List;
  */
 final class SparseOps {
     private final Evaluator ev;
-    /** Per step id: its {@link TargetLocations}, made on first use. */
-    private TargetLocations[] targetLocations;
 
     SparseOps(Evaluator ev) {
         this.ev = ev;
@@ -183,17 +181,17 @@ final class SparseOps {
         if (want < 0 && !t.second().isVar() && ev.wholeTable(s, slot) && ev.batchable(s, tb)) {
             return selectTargetRuns(s, t, tb, st, rel, anyS, slot, k);
         }
-        TargetLocations loc = want < 0 && locatesTarget(t, slot) ? targetLocations(s) : null;
+        Located loc = want < 0 && locatesTarget(t, slot) ? ev.located(s) : null;
         LongArrayList m = new LongArrayList(2);
         long[] ents = tb.entities();
         int n = tb.count();
-        int chunk = loc != null ? TargetLocations.WINDOW : Located.CHUNK;
+        int chunk = loc != null ? Located.WINDOW : Located.CHUNK;
         int[] firsts = new int[Math.min(n, chunk)];
         for (int from = 0; from < n; from += chunk) {
             int len = Math.min(chunk, n - from);
             st.firsts(rel, ents, from, len, firsts);
             if (loc != null) {
-                loc.of(ev.world, firsts, len); // several targets (negative) and none (0) locate nothing
+                loc.ofInIndexOrder(ev.world, firsts, len); // several targets (negative) and none (0) locate nothing
             }
             for (int i = 0; i < len; i++) {
                 int row = from + i;
@@ -239,7 +237,7 @@ final class SparseOps {
     /**
      * True when {@code (R, $y)} binds an unbound variable {@code $y} (not the source's) that a later
      * step reads as its source, R being fixed: the targets' tables and rows are then looked up a
-     * window at a time ({@link TargetLocations}) and bound with them, as {@link Evaluator#emit} would bind
+     * window at a time ({@link Located#ofInIndexOrder}) and bound with them, as {@link Evaluator#emit} would bind
      * the target alone and the later step would look its table up.
      */
     private boolean locatesTarget(ResolvedTerm t, int slot) {
@@ -252,7 +250,7 @@ final class SparseOps {
      * {@link #locatesTarget}: binds the source and the target, located at {@code loc}'s {@code i},
      * with their tables and rows, writes the field, continues, and unbinds both.
      */
-    private boolean bindTarget(Step s, ResolvedTerm t, Table tb, int row, long e, int slot, long id, TargetLocations loc, int i,
+    private boolean bindTarget(Step s, ResolvedTerm t, Table tb, int row, long e, int slot, long id, Located loc, int i,
                                Evaluator.Cont k) {
         int ys = t.second().slot();
         ev.bindSource(slot, e, tb, row);
@@ -320,18 +318,6 @@ final class SparseOps {
         return r;
     }
 
-    /** The target lookup scratch of step {@code s}, made on first use (a nested step has its own). */
-    private TargetLocations targetLocations(Step s) {
-        if (targetLocations == null || targetLocations.length <= s.id()) {
-            targetLocations = java.util.Arrays.copyOf(targetLocations == null ? new TargetLocations[0] : targetLocations, s.id() + 1);
-        }
-        TargetLocations l = targetLocations[s.id()];
-        if (l == null) {
-            l = new TargetLocations();
-            targetLocations[s.id()] = l;
-        }
-        return l;
-    }
 
     /** True when {@code o} is a fixed or bound entity that is a sparse relationship now. */
     static boolean sparseFirst(World world, Operand o, long value) {
