@@ -12,9 +12,13 @@ import java.util.function.IntConsumer;
  * {@code (relationship index << 32) | source index} of the pairs {@code (relationship, target)}
  * that sources own.
  *
- * <p>Lists are held in an array indexed by the target's entity index (entity indices are dense),
- * so a transitive walk costs one array read per step rather than a hash probe. Entries of one
- * list are in no particular order (removal swaps the last entry in).
+ * <p>Lists are held in slices of {@value #SLICE} consecutive targets, indexed by the target's
+ * entity index (entity indices are dense), so a transitive walk costs two array reads per step
+ * rather than a hash probe. A slice exists once one of its targets has had a list: memory follows
+ * the targets used, and no array of every target is grown and copied as the targets touched climb
+ * (a lazily read index reads its blocks in the order a walk visits them; a single array doubled
+ * its way to the highest target read, about 3 MB of copies in RG-1's first query after a reopen).
+ * Entries of one list are in no particular order (removal swaps the last entry in).
  *
  * <p><b>Lazy blocks.</b> After {@link #lazy}, targets are grouped in blocks of {@code 1 << shift}
  * consecutive indices (a stored world keeps one page per block) and a block's lists are read (the
@@ -27,7 +31,11 @@ import java.util.function.IntConsumer;
  * Not thread-safe.
  */
 public final class ReverseIndex {
-    private LongArrayList[] lists = new LongArrayList[1024];
+    /** Targets per slice. */
+    static final int SLICE = 1024;
+    private static final int SLICE_SHIFT = 10;
+    /** The lists by target: {@code slices[t >>> SLICE_SHIFT][t & (SLICE - 1)]}; a null slice holds no list. */
+    private LongArrayList[][] slices = new LongArrayList[16][];
     private int targets;
     /** Which blocks are in memory when lazy; {@link #put} fills a block its loader reads. */
     private final LazyBlocks blocks = new LazyBlocks("ReverseIndex", this::forgetBlock);
@@ -35,7 +43,7 @@ public final class ReverseIndex {
 
     /** Forgets every entry (before a reload); the index is no longer lazy. */
     public void clear() {
-        lists = new LongArrayList[1024];
+        slices = new LongArrayList[16][];
         targets = 0;
         spare = null;
         spareTarget = -1;
@@ -73,12 +81,46 @@ public final class ReverseIndex {
 
     private void forgetBlock(int block) {
         int from = block << shift;
-        for (int t = from; t < Math.min(lists.length, from + (1 << shift)); t++) {
-            if (lists[t] != null) {
-                lists[t] = null;
+        for (int t = from; t < from + (1 << shift); t++) {
+            if (list(t) != null) {
+                set(t, null);
                 targets--;
             }
         }
+        int s = from >>> SLICE_SHIFT;
+        if (shift == SLICE_SHIFT && s < slices.length) {
+            slices[s] = null; // the block's slice, empty now: memory follows the blocks kept
+        }
+    }
+
+    /** The list of {@code target} without touching its block, or null. */
+    private LongArrayList list(int target) {
+        int s = target >>> SLICE_SHIFT;
+        if (s >= slices.length) {
+            return null;
+        }
+        LongArrayList[] slice = slices[s];
+        return slice == null ? null : slice[target & (SLICE - 1)];
+    }
+
+    /** Sets the list of {@code target} (null: none), making its slice when it has none. */
+    private void set(int target, LongArrayList l) {
+        int s = target >>> SLICE_SHIFT;
+        if (s >= slices.length) {
+            if (l == null) {
+                return;
+            }
+            slices = Arrays.copyOf(slices, Math.max(s + 1, slices.length * 2));
+        }
+        LongArrayList[] slice = slices[s];
+        if (slice == null) {
+            if (l == null) {
+                return;
+            }
+            slice = new LongArrayList[SLICE];
+            slices[s] = slice;
+        }
+        slice[target & (SLICE - 1)] = l;
     }
 
     /**
@@ -109,7 +151,7 @@ public final class ReverseIndex {
     /** The entries pointing at {@code target}, or null when none. Do not modify. */
     public LongArrayList get(int target) {
         touch(target);
-        return target < lists.length ? lists[target] : null;
+        return target < 0 ? null : list(target);
     }
 
     /** True when some pair points at {@code target}. */
@@ -120,10 +162,7 @@ public final class ReverseIndex {
     /** Adds one entry. */
     public void add(int target, long entry) {
         touch(target);
-        if (target >= lists.length) {
-            lists = Arrays.copyOf(lists, Math.max(target + 1, lists.length * 2));
-        }
-        LongArrayList l = lists[target];
+        LongArrayList l = list(target);
         if (l == null) {
             if (target == spareTarget && spare != null) {
                 l = spare;
@@ -132,7 +171,7 @@ public final class ReverseIndex {
             } else {
                 l = new LongArrayList(2);
             }
-            lists[target] = l;
+            set(target, l);
             targets++;
         }
         l.add(entry);
@@ -147,10 +186,7 @@ public final class ReverseIndex {
      */
     public void reserve(int target, int more) {
         touch(target);
-        if (target >= lists.length) {
-            lists = Arrays.copyOf(lists, Math.max(target + 1, lists.length * 2));
-        }
-        LongArrayList l = lists[target];
+        LongArrayList l = list(target);
         if (l == null) {
             spareTarget = target;
             spare = new LongArrayList(Math.max(2, more));
@@ -175,7 +211,7 @@ public final class ReverseIndex {
             l.removeLong(l.size() - 1);
         }
         if (l.isEmpty()) {
-            lists[target] = null;
+            set(target, null);
             targets--;
         }
     }
@@ -185,7 +221,7 @@ public final class ReverseIndex {
         if (get(target) == null) {
             return false;
         }
-        lists[target] = null;
+        set(target, null);
         targets--;
         return true;
     }
@@ -193,13 +229,10 @@ public final class ReverseIndex {
     /** Replaces the entries of {@code target} (loading). */
     public void put(int target, LongArrayList entries) {
         touch(target);
-        if (target >= lists.length) {
-            lists = Arrays.copyOf(lists, Math.max(target + 1, lists.length * 2));
-        }
-        if (lists[target] == null) {
+        if (list(target) == null) {
             targets++;
         }
-        lists[target] = entries;
+        set(target, entries);
     }
 
     /**
@@ -231,9 +264,12 @@ public final class ReverseIndex {
     public IntArrayList targets() {
         blocks.requireAll("targets");
         IntArrayList out = new IntArrayList(targets);
-        for (int i = 0; i < lists.length; i++) {
-            if (lists[i] != null) {
-                out.add(i);
+        for (int s = 0; s < slices.length; s++) {
+            LongArrayList[] slice = slices[s];
+            for (int i = 0; slice != null && i < SLICE; i++) {
+                if (slice[i] != null) {
+                    out.add((s << SLICE_SHIFT) + i);
+                }
             }
         }
         return out;

@@ -60,19 +60,46 @@ final class ReversePage {
         return true;
     }
 
+    /**
+     * Puts the lists of block {@code key} (none in {@code reverse} yet) from a page body into
+     * {@code reverse} as they are decoded, without a block-sized array between; a malformed body
+     * leaves none of them.
+     */
     static void read(ReverseIndex reverse, long key, byte[] b) {
-        LongArrayList[] lists = readLists(key, b);
-        long base = key << SHIFT;
-        for (int i = 0; i < lists.length; i++) {
-            if (lists[i] != null) {
-                reverse.put((int) (base + i), lists[i]);
+        int base = (int) key << SHIFT;
+        int[] last = {-1};
+        try {
+            readLists(key, b, (offset, l) -> {
+                reverse.put(base + offset, l);
+                last[0] = offset;
+            });
+        } catch (RuntimeException e) {
+            for (int i = 0; i <= last[0]; i++) {
+                reverse.removeAll(base + i);
             }
+            throw e;
         }
     }
 
     /** The lists of block {@code key} by target offset (null: none) from a page body. */
     private static LongArrayList[] readLists(long key, byte[] b) {
         var lists = new LongArrayList[1 << SHIFT];
+        readLists(key, b, (offset, l) -> lists[offset] = l);
+        return lists;
+    }
+
+    /** Receives a block's lists as a page body is decoded: the target's offset in the block, its list. */
+    @FunctionalInterface
+    private interface ListSink {
+        void accept(int offset, LongArrayList list);
+    }
+
+    /**
+     * Decodes the lists of block {@code key} from a page body, in ascending target order, into
+     * {@code sink}; the whole body is checked (a malformed one throws, possibly after some lists
+     * went to the sink: the caller's block read then fails and is undone).
+     */
+    private static void readLists(long key, byte[] b, ListSink sink) {
         Bytes.Reader r = new Bytes.Reader(b);
         long base = key << SHIFT;
         int targets = r.varint(1 << SHIFT);
@@ -91,12 +118,11 @@ final class ReversePage {
                 e += r.zigzag();
                 l.add(e);
             }
-            lists[offset] = l;
+            sink.accept(offset, l);
         }
         if (r.remaining() != 0) {
             throw new CorruptionException("reverse page " + key + " holds " + r.remaining() + " bytes past its targets");
         }
-        return lists;
     }
 
     /**
