@@ -107,7 +107,7 @@ final class Rg1Command extends BenchCommand {
                 + count(f.count("delete_located_in_left")) + " (LocatedIn, *|self), "
                 + count(f.count("delete_likes_left")) + " Likes pairs");
         line("reopen", "open " + figure(f.get("reopen_open_s"), "s"), "(after a close of " + figure(f.get("reopen_close_s"), "s")
-                + ", then a collection) first query (LocatedIn, n2) "
+                + ") first query (LocatedIn, n2) "
                 + figure(f.get("reopen_first_query_ms"), "ms") + " (thread CPU " + figure(f.get("reopen_first_query_cpu_ms"), "ms")
                 + ", collections " + figure(f.get("reopen_first_query_gc_ms"), "ms") + "), "
                 + count(f.count("reopen_first_query_count"))

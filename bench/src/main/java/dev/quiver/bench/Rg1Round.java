@@ -291,16 +291,17 @@ final class Rg1Round {
         long t0 = System.nanoTime();
         rg.closeWorld(); // RG1.md: close, reopen; report the open seconds (the close's checkpoint apart)
         double close = seconds(t0);
-        // the closed world's data is garbage in the old generation now; collected here, outside
-        // the timed region, as before every other operation, so that the open and the first query
-        // start as in a fresh process (every CLI open), and a collection that promotes the first
-        // query's pages past the old world does not land inside the query (stop 22's note: a
-        // young collection of 17-18 ms in every first query)
-        System.gc();
+        // No collection between the close and the open (tried, reopen6): with the launcher's heap
+        // options a full collection here shrinks the old generation to about 40 MiB with 25 MiB
+        // live, and the first query decodes 16-19 MiB of pages that stay live; the young collection
+        // inside the query then cannot promote them and a full collection follows (in 3 of 4
+        // repeats), where without it the closed world's garbage leaves the old generation room.
         t0 = System.nanoTime();
         rg.openWorld();
         double open = seconds(t0);
-        // the first query's wall time, and what of it is this thread's CPU and collection time
+        // the first query's wall time, and what of it is this thread's CPU and collection time: a
+        // young collection lands inside it whenever the open and the query allocate more than the
+        // young generation has free (the query's decoded pages are live, so it copies them all)
         long gc0 = Machine.gcMillis();
         long c0 = Machine.threadCpuNanos();
         t0 = System.nanoTime();
