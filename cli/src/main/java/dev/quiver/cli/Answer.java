@@ -142,8 +142,11 @@ final class Answer {
         if (countOnly) {
             long start = System.nanoTime();
             Query q = parse(w, text, preset);
+            Trace.mark("plan");
             keep.head(head(text, q, -1));
-            keep.end(q.count(), 0, System.nanoTime() - start);
+            long count = q.count();
+            Trace.mark("count");
+            keep.end(count, 0, System.nanoTime() - start);
         } else {
             stream(w, text, preset, limit, false, keep);
         }

@@ -67,6 +67,7 @@ final class QueryCommand extends BaseCommand {
 
     @Override
     public Integer call() {
+        Trace.mark("picocli");
         if ((query == null) == (queriesFile == null)) {
             throw new CliInputException(query == null ? "give a QUERY or --queries-file" : "give a QUERY or --queries-file, not both");
         }
@@ -99,6 +100,7 @@ final class QueryCommand extends BaseCommand {
         }
         List<String[]> queries = queriesFile == null ? null : readQueries(queriesFile);
         try (World w = openReader(world)) {
+            Trace.mark("open");
             if (format == ResultFormat.count) {
                 if (queries == null) {
                     out().println(Answer.evaluate(w, query, vars, limit, true).count);

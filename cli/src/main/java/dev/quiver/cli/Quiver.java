@@ -147,6 +147,7 @@ public final class Quiver implements Callable<Integer> {
      * @param args the command line
      */
     public static void main(String[] args) {
+        Trace.mark("jvm");
         ChronicleSupport.init();
         String training = System.getProperty(ClassDataTraining.PROPERTY);
         if (training != null) { // the launcher's class-data training run, not a user command
@@ -179,6 +180,7 @@ public final class Quiver implements Callable<Integer> {
         }
         out.flush();
         err.flush();
+        Trace.report(System.err);
         System.exit(code);
     }
 
