@@ -12,7 +12,11 @@ import java.util.function.IntConsumer;
  * forgetting the block read longest ago (first in, first out) through the owner's {@code forget}.
  * A writer's bound ({@link #writerBudget}) forgets nothing when a block is touched (a transaction's
  * changed blocks must stay until its commit) but only when told, by {@link #trim}, at a point
- * where every block in memory equals its committed page (after a commit or a rollback).
+ * where every block in memory equals its committed page (after a commit or a rollback); a block
+ * touched in a later transaction than the one that read it, since it was last passed over, gets a
+ * second chance there (it goes to the back of the order instead, CLOCK), so a block every
+ * transaction uses (a prefab's reverse lists, which grow by every instance) stays in memory
+ * instead of being decoded again whole each time the blocks of new entities push it out.
  * Without a loader (not lazy, or after {@link #eager}) every block counts as in memory and every
  * method is a no-op. Not thread-safe.
  */
@@ -29,6 +33,15 @@ public final class LazyBlocks {
     /** A writer's budget: blocks are forgotten by {@link #trim} only, never by a touch. */
     private boolean deferred;
     private IntArrayFIFOQueue order = new IntArrayFIFOQueue();
+    /**
+     * Under a writer's budget: the blocks touched since the {@link #trim} after the one that read
+     * them, and since {@link #trim} last passed over them.
+     */
+    private BitSet used = new BitSet();
+    /** Under a writer's budget: the blocks read since the last {@link #trim} (touches within the transaction that read a block do not count as use). */
+    private BitSet fresh = new BitSet();
+    /** The block last marked in {@link #used} (-1: none since the last trim): a run of touches of one block marks it once. */
+    private int lastUsed = -1;
 
     /**
      * @param owner  the owning index's name, for messages
@@ -49,6 +62,9 @@ public final class LazyBlocks {
         budget = Integer.MAX_VALUE;
         deferred = false;
         order = new IntArrayFIFOQueue();
+        used = new BitSet();
+        fresh = new BitSet();
+        lastUsed = -1;
     }
 
     /** Lazy from now: {@code loader.accept(b)} reads block b; {@code readAll} reads every block not read yet and ends laziness. */
@@ -67,6 +83,9 @@ public final class LazyBlocks {
         loaded = new BitSet();
         count = 0;
         order = new IntArrayFIFOQueue();
+        used = new BitSet();
+        fresh = new BitSet();
+        lastUsed = -1;
         lazy(loader, readAll);
         for (int b : inMemory) {
             markLoaded(b);
@@ -109,16 +128,30 @@ public final class LazyBlocks {
         if (loader != null && budget != Integer.MAX_VALUE) {
             evict(-1);
         }
+        fresh.clear();
+        lastUsed = -1;
     }
 
     /** Reads block {@code b} through the loader unless it is in memory; a failed read leaves it unread. */
     public void touch(int b) {
-        if (loader == null || loaded.get(b)) {
+        if (loader == null) {
+            return;
+        }
+        if (loaded.get(b)) {
+            if (deferred && b != lastUsed) {
+                lastUsed = b;
+                if (!fresh.get(b)) {
+                    used.set(b);
+                }
+            }
             return;
         }
         loaded.set(b);
         count++;
         reads++;
+        if (deferred) {
+            fresh.set(b);
+        }
         try {
             loader.accept(b);
         } catch (RuntimeException | Error e) {
@@ -136,7 +169,10 @@ public final class LazyBlocks {
     private void evict(int keep) {
         while (count > budget && !order.isEmpty()) {
             int old = order.dequeueInt();
-            if (old != keep && loaded.get(old)) {
+            if (old != keep && loaded.get(old) && used.get(old)) {
+                used.clear(old); // touched again since read or last passed over: a second chance
+                order.enqueue(old);
+            } else if (old != keep && loaded.get(old)) {
                 unload(old);
             } else if (old == keep) {
                 order.enqueue(old);
@@ -177,6 +213,7 @@ public final class LazyBlocks {
             return false;
         }
         forget.accept(b);
+        used.clear(b);
         if (loaded.get(b)) {
             loaded.clear(b);
             count--;

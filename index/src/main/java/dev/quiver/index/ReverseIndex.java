@@ -180,8 +180,9 @@ public final class ReverseIndex {
     /**
      * Makes room for {@code more} further entries of {@code target} (at least 1), so that adding
      * them one by one copies its list at most once: a batch instantiation adds one entry per
-     * instance to each prefab entity's list, which grew by half again many times per batch.
-     * Changes no entry: a target without entries stays without (its room is kept for the next
+     * instance to each prefab entity's list, which grew by half again many times per batch. The
+     * list grows by half again at least, so that batch after batch it is copied a logarithmic
+     * number of times, not once per batch. Changes no entry: a target without entries stays without (its room is kept for the next
      * {@link #add}).
      */
     public void reserve(int target, int more) {
@@ -192,7 +193,11 @@ public final class ReverseIndex {
             spare = new LongArrayList(Math.max(2, more));
             return;
         }
-        l.ensureCapacity((int) Math.min(Integer.MAX_VALUE - 8, (long) l.size() + more));
+        long need = (long) l.size() + more;
+        int cap = l.elements().length;
+        if (need > cap) { // by half again at least, as an add grows it: one batch after another copies the list a few times, not once each
+            l.ensureCapacity((int) Math.min(Integer.MAX_VALUE - 8, Math.max(need, cap + (cap >> 1))));
+        }
     }
 
     /** The empty list {@link #reserve} made for target {@link #spareTarget}, which had no entries (the last one reserved only), or null. */

@@ -57,4 +57,32 @@ class ReverseIndexReserveTest {
         assertEquals(LongArrayList.of(81L), r.get(8));
         assertEquals(3, r.targetCount());
     }
+
+    /**
+     * Batch after batch (a prefab instantiated 1,000 at a time: each batch reserves room for its
+     * entries, then adds one first through the rules and the rest), the list grows by half again
+     * at least, so it is copied a few times in all, not once per batch (O(instances) each time).
+     */
+    @Test
+    void batchAfterBatchTheListIsCopiedLogarithmicallyOften() {
+        ReverseIndex r = new ReverseIndex();
+        r.add(5, 0L);
+        int copies = 0;
+        long entry = 1;
+        for (int batch = 0; batch < 200; batch++) {
+            long[] before = r.get(5).elements();
+            r.reserve(5, 1000);
+            for (int i = 0; i < 1000; i++) {
+                r.add(5, entry++);
+            }
+            copies += r.get(5).elements() == before ? 0 : 1;
+        }
+        assertEquals(200_001, r.get(5).size());
+        for (int i = 0; i < 200_001; i++) {
+            if (r.get(5).getLong(i) != i) {
+                throw new AssertionError("entry " + i + " is " + r.get(5).getLong(i));
+            }
+        }
+        assertTrue(copies <= 20, copies + " copies of the list in 200 batches");
+    }
 }

@@ -230,4 +230,45 @@ class WriterBudgetTest {
             assertEquals(List.of(), w.check(), "seed " + SEED);
         }
     }
+
+    /**
+     * A block every transaction touches stays decoded under a small budget (second chance): a
+     * prefab's reverse lists grow by each instance, and each batch also reads the blocks of its new
+     * instances (the targets of their children's ChildOf), which pushed the prefab's block out
+     * first in, first out, so that every batch decoded it again whole. Each batch now reads only
+     * blocks of its own new instances.
+     */
+    @Test
+    void aBlockEveryBatchTouchesIsNotReadAgain() {
+        Path dir = tmp.resolve("prefab");
+        try (World w = World.create(dir)) {
+            // room for the prefab's block, the block a batch ends in and the (at most two) blocks the next one adds
+            int reverseBlocks = 4;
+            w.format().writerBudget(Integer.MAX_VALUE, reverseBlocks, Integer.MAX_VALUE);
+            long[] prefab = new long[1];
+            w.transaction(x -> {
+                prefab[0] = x.entity("Ship");
+                x.add(prefab[0], Builtin.PREFAB);
+                x.add(x.entity("Ship.hull"), Builtin.PREFAB);
+            });
+            var seen = new java.util.HashSet<Integer>(); // blocks of instances: read once each, when the first instance in them is made
+            for (long e : w.instantiate(prefab[0], 700)) {
+                seen.add(Ids.index(e) >>> 10);
+            }
+            long readsAll = 0;
+            int newBlocks = 0;
+            for (int batch = 0; batch < 8; batch++) {
+                long before = w.format().reverseBlocksRead();
+                long[] made = w.instantiate(prefab[0], 700); // 1,400 entities: two or three blocks of 1,024 targets
+                readsAll += w.format().reverseBlocksRead() - before;
+                for (long e : made) {
+                    newBlocks += seen.add(Ids.index(e) >>> 10) ? 1 : 0;
+                }
+                assertTrue(w.format().reverseBlocksInMemory() <= reverseBlocks, "after batch " + batch);
+            }
+            assertTrue(readsAll <= newBlocks, readsAll + " reverse pages read for " + newBlocks
+                    + " blocks of new instances: the prefab's block was read again");
+            assertEquals(List.of(), w.check());
+        }
+    }
 }
