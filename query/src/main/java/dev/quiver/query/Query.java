@@ -421,10 +421,21 @@ public final class Query {
 
     /** Calls {@code action} with every result ({@link #each}). */
     public void forEach(Consumer<QueryRow> action) {
-        each(r -> {
-            action.accept(r);
-            return true;
-        });
+        // one adapter per kind of single row, as each has one lambda per kind: the action's call
+        // site in the second meets only the consumers of queries with located sources (a join's),
+        // not every caller's, so the JIT can inline a join's consumer instead of giving up on a
+        // site shared with the walks' consumers (RG-1: the join's runs came after iter and trans)
+        if (SingleRows.shareable(shape())) {
+            each(r -> {
+                action.accept(r);
+                return true;
+            });
+        } else {
+            each(r -> {
+                action.accept(r);
+                return true;
+            });
+        }
     }
 
     /**
@@ -647,12 +658,18 @@ public final class Query {
 
         SingleRows(ResultShape shape) {
             this.shape = shape;
-            boolean located = false;
-            for (int s : shape.sourceSlots()) {
-                located |= s > 0;
-            }
-            this.shareable = !located;
+            this.shareable = shareable(shape);
             this.scratch = new long[QueryRow.dataLength(shape.variableSlots().length, shape.fieldCount())];
+        }
+
+        /** True when no field of {@code shape} can have a located variable source: its rows matched alike can share their group. */
+        static boolean shareable(ResultShape shape) {
+            for (int s : shape.sourceSlots()) {
+                if (s > 0) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         /**

@@ -182,18 +182,66 @@ final class SparseOps {
             return selectTargetRuns(s, t, tb, st, rel, anyS, slot, k);
         }
         Located loc = want < 0 && locatesTarget(t, slot) ? ev.located(s) : null;
-        LongArrayList m = new LongArrayList(2);
         long[] ents = tb.entities();
         int n = tb.count();
         int chunk = loc != null ? Located.WINDOW : Located.CHUNK;
-        int[] firsts = new int[Math.min(n, chunk)];
+        TargetSlice rows = new TargetSlice(s, t, tb, st, rel, want, anyS, slot, ents, new int[Math.min(n, chunk)], loc, k);
         for (int from = 0; from < n; from += chunk) {
             int len = Math.min(chunk, n - from);
-            st.firsts(rel, ents, from, len, firsts);
+            st.firsts(rel, ents, from, len, rows.firsts);
             if (loc != null) {
-                loc.ofInIndexOrder(ev.world, firsts, len); // several targets (negative) and none (0) locate nothing
+                loc.ofInIndexOrder(ev.world, rows.firsts, len); // several targets (negative) and none (0) locate nothing
             }
-            for (int i = 0; i < len; i++) {
+            // the rows a slice at a time: the slice method compiles by its call count within the
+            // first evaluation, while a loop over all rows here would run interpreted until
+            // on-stack replacement (after about 60,000 rows; RG-1 join: its sixth run)
+            for (int i = 0; i < len; i += TargetSlice.ROWS) {
+                if (!rows.run(from, i, Math.min(len, i + TargetSlice.ROWS))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** {@link #selectTargets}' state for one table, and its per-row work for a slice of rows. */
+    private final class TargetSlice {
+        /** Rows per call of {@link #run}. */
+        static final int ROWS = 32;
+        private final Step s;
+        private final ResolvedTerm t;
+        private final Table tb;
+        private final SparseStore st;
+        private final int rel;
+        private final int want;
+        private final boolean anyS;
+        private final int slot;
+        private final long[] ents;
+        /** The first targets of the current chunk of rows ({@link SparseStore#firsts}). */
+        final int[] firsts;
+        private final Located loc;
+        private final Evaluator.Cont k;
+        private final LongArrayList m = new LongArrayList(2);
+
+        TargetSlice(Step s, ResolvedTerm t, Table tb, SparseStore st, int rel, int want, boolean anyS, int slot,
+                    long[] ents, int[] firsts, Located loc, Evaluator.Cont k) {
+            this.s = s;
+            this.t = t;
+            this.tb = tb;
+            this.st = st;
+            this.rel = rel;
+            this.want = want;
+            this.anyS = anyS;
+            this.slot = slot;
+            this.ents = ents;
+            this.firsts = firsts;
+            this.loc = loc;
+            this.k = k;
+        }
+
+        /** Rows {@code from + i0} to {@code from + i1 - 1} of the table, their targets at {@code i0..i1-1} of {@link #firsts}. */
+        boolean run(int from, int i0, int i1) {
+            for (int i = i0; i < i1; i++) {
                 int row = from + i;
                 long e = ents[row];
                 int src = Ids.index(e);
@@ -225,13 +273,12 @@ final class SparseOps {
                 if (m.isEmpty()) {
                     continue;
                 }
-                boolean r = ev.emitAllAt(s, t, m, slot, e, tb, row, k);
-                if (!r) {
+                if (!ev.emitAllAt(s, t, m, slot, e, tb, row, k)) {
                     return false;
                 }
             }
+            return true;
         }
-        return true;
     }
 
     /**
