@@ -80,6 +80,18 @@ public final class ReverseIndex {
     }
 
     private void forgetBlock(int block) {
+        if (shift == SLICE_SHIFT) { // the block is one slice (a stored world's blocks): drop it whole, memory follows the blocks kept
+            LongArrayList[] slice = block < slices.length ? slices[block] : null;
+            if (slice != null) {
+                for (LongArrayList l : slice) {
+                    if (l != null) {
+                        targets--;
+                    }
+                }
+                slices[block] = null;
+            }
+            return;
+        }
         int from = block << shift;
         for (int t = from; t < from + (1 << shift); t++) {
             if (list(t) != null) {
@@ -87,13 +99,12 @@ public final class ReverseIndex {
                 targets--;
             }
         }
-        int s = from >>> SLICE_SHIFT;
-        if (shift == SLICE_SHIFT && s < slices.length) {
-            slices[s] = null; // the block's slice, empty now: memory follows the blocks kept
-        }
     }
 
-    /** The list of {@code target} without touching its block, or null. */
+    /**
+     * The list of {@code target} without touching its block, or null (also for a negative target,
+     * whose unsigned slice number lies past every slice).
+     */
     private LongArrayList list(int target) {
         int s = target >>> SLICE_SHIFT;
         if (s >= slices.length) {
@@ -151,7 +162,7 @@ public final class ReverseIndex {
     /** The entries pointing at {@code target}, or null when none. Do not modify. */
     public LongArrayList get(int target) {
         touch(target);
-        return target < 0 ? null : list(target);
+        return list(target);
     }
 
     /** True when some pair points at {@code target}. */
