@@ -82,6 +82,12 @@ class KeptSourceRunsTest {
         return out;
     }
 
+    /** {@code got} holds every source of {@code want} and each once. */
+    private static void assertEachOnce(Set<Long> want, List<Long> got, String what) {
+        assertEquals(want, new HashSet<>(got), what);
+        assertEquals(want.size(), got.size(), what + ": each source once");
+    }
+
     private static long seed(String test) {
         long seed = Long.getLong("quiver.seed", System.nanoTime() % 100000);
         System.out.println("KeptSourceRunsTest." + test + " seed " + seed + " (-Dquiver.seed=" + seed + ")");
@@ -95,8 +101,7 @@ class KeptSourceRunsTest {
             long[] node = build(w, rnd);
             Set<Long> want = reaching(w, node[0]);
             List<Long> first = handedOut(w, "(Dep, n0)");
-            assertEquals(want, new HashSet<>(first));
-            assertEquals(want.size(), first.size(), "each source once");
+            assertEachOnce(want, first, "each source once");
             assertEquals(first, handedOut(w, "(Dep, n0)"), "from the kept runs: the same rows in the same order");
             for (int round = 0; round < 3; round++) {
                 // rows move between tables, the closure stays
@@ -113,8 +118,7 @@ class KeptSourceRunsTest {
                     }
                 });
                 List<Long> moved = handedOut(w, "(Dep, n0)");
-                assertEquals(want, new HashSet<>(moved), "after rows moved, round " + round);
-                assertEquals(want.size(), moved.size(), "after rows moved, round " + round);
+                assertEachOnce(want, moved, "after rows moved, round " + round);
                 assertEquals(moved, handedOut(w, "(Dep, n0)"), "after rows moved, kept, round " + round);
             }
         }
@@ -131,8 +135,7 @@ class KeptSourceRunsTest {
             Query.parse(w, "(Dep, n0)").each(r -> ++seen[0] < 10);
             assertEquals(10, seen[0]);
             List<Long> all = handedOut(w, "(Dep, n0)");
-            assertEquals(want, new HashSet<>(all));
-            assertEquals(want.size(), all.size());
+            assertEachOnce(want, all, "after a stopped hand-out");
             assertEquals(all, handedOut(w, "(Dep, n0)"));
         }
     }
@@ -157,11 +160,9 @@ class KeptSourceRunsTest {
             on.removeAll(off);
             for (int k = 0; k < 2; k++) { // computed, then kept
                 List<Long> enabled = handedOut(w, "(Dep, n0)");
-                assertEquals(on, new HashSet<>(enabled), "enabled sources, evaluation " + k);
-                assertEquals(on.size(), enabled.size());
+                assertEachOnce(on, enabled, "enabled sources, evaluation " + k);
                 List<Long> disabled = handedOut(w, "(Dep, n0), Disabled");
-                assertEquals(off, new HashSet<>(disabled), "disabled sources, evaluation " + k);
-                assertEquals(off.size(), disabled.size());
+                assertEachOnce(off, disabled, "disabled sources, evaluation " + k);
             }
         }
     }
@@ -185,8 +186,7 @@ class KeptSourceRunsTest {
             for (int t : new int[] {0, k}) {
                 List<Long> got = handedOut(w, "(Dep, n" + t + ")");
                 Set<Long> want = t == 0 ? outer : inner;
-                assertEquals(want, new HashSet<>(got), "n" + t);
-                assertEquals(want.size(), got.size(), "n" + t);
+                assertEachOnce(want, got, "n" + t);
             }
         }
     }
