@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * Start-up phases of one command, for measuring: with {@code -Dquiver.trace=true} (for instance
- * {@code QUIVER_JAVA_OPTS='-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Dquiver.trace=true'})
+ * {@code JAVA_TOOL_OPTIONS=-Dquiver.trace=true ./quiver ...}, which keeps the launcher's own options;
+ * {@code QUIVER_JAVA_OPTS} would replace them and so measure another start-up)
  * the command prints to stderr, before it exits, one line per phase: the CPU time the main thread
  * spent in it and the wall time since the previous mark, in milliseconds, then the CPU time of the
  * whole process (all threads, in 10 ms ticks). The first phase, {@code jvm}, is the main thread's CPU before {@code main}. CPU
