@@ -29,6 +29,15 @@ final class Located {
     /** Least bucket width of the sort: indices that share {@code index >>> BUCKET_SHIFT} (64 entries) are one bucket. */
     static final int BUCKET_SHIFT = 6;
 
+    /**
+     * Entries per call of {@link #ofInIndexOrder}'s passes (the sort's, the gather and the
+     * scatter): each is a small method that compiles by its call count within the first window,
+     * where one loop over the whole window (and over up to 4 buckets per entry) ran interpreted
+     * until on-stack replacement (RG-1 join: 10,000 targets a run; its loops were compiled in the
+     * second to fourth run). The pattern of {@link SparseOps}' row slices.
+     */
+    static final int STRIDE = 32;
+
     /** The answers: entity, table, row (grown past {@link #CHUNK} by {@link #ofInIndexOrder}). */
     long[] ids = new long[CHUNK];
     Table[] tables = new Table[CHUNK];
@@ -68,23 +77,20 @@ final class Located {
             return;
         }
         sortByBucket(indices, n);
-        for (int k = 0; k < n; k++) {
-            sorted[k] = indices[order[k]];
+        for (int k = 0; k < n; k += STRIDE) {
+            gather(indices, k, Math.min(n, k + STRIDE));
         }
         world.tableAccess().locate(sorted, 0, n, sortedIds, sortedTables, sortedRows);
-        for (int k = 0; k < n; k++) {
-            int i = order[k];
-            ids[i] = sortedIds[k];
-            tables[i] = sortedTables[k];
-            rows[i] = sortedRows[k];
+        for (int k = 0; k < n; k += STRIDE) {
+            scatter(k, Math.min(n, k + STRIDE));
         }
     }
 
     /** {@code order}: the positions {@code 0 .. n)} by bucket of their index (counting sort; non-positive indices first). */
     private void sortByBucket(int[] indices, int n) {
         int max = 0;
-        for (int i = 0; i < n; i++) {
-            max = Math.max(max, indices[i]);
+        for (int i = 0; i < n; i += STRIDE) {
+            max = max(indices, i, Math.min(n, i + STRIDE), max);
         }
         int shift = BUCKET_SHIFT; // at most about 4n buckets, however far apart the indices lie
         while ((max >>> shift) > 4 * n) {
@@ -96,17 +102,71 @@ final class Located {
         } else {
             java.util.Arrays.fill(buckets, 0, nb, 0);
         }
-        for (int i = 0; i < n; i++) {
-            buckets[bucket(indices[i], shift)]++;
+        for (int i = 0; i < n; i += STRIDE) {
+            count(indices, i, Math.min(n, i + STRIDE), shift);
         }
         int sum = 0;
-        for (int b = 0; b < nb; b++) {
-            int c = buckets[b];
-            buckets[b] = sum;
+        for (int b = 0; b < nb; b += STRIDE) {
+            sum = starts(b, Math.min(nb, b + STRIDE), sum);
+        }
+        for (int i = 0; i < n; i += STRIDE) {
+            place(indices, i, Math.min(n, i + STRIDE), shift);
+        }
+    }
+
+    /** The largest of {@code max} and {@code indices[from .. to)}. */
+    private static int max(int[] indices, int from, int to, int max) {
+        for (int i = from; i < to; i++) {
+            max = Math.max(max, indices[i]);
+        }
+        return max;
+    }
+
+    /** Counts {@code indices[from .. to)} into their buckets. */
+    private void count(int[] indices, int from, int to, int shift) {
+        int[] bk = buckets;
+        for (int i = from; i < to; i++) {
+            bk[bucket(indices[i], shift)]++;
+        }
+    }
+
+    /** Turns the counts of buckets {@code from .. to)} into their first positions, {@code sum} being the entries before them; returns the entries up to {@code to}. */
+    private int starts(int from, int to, int sum) {
+        int[] bk = buckets;
+        for (int b = from; b < to; b++) {
+            int c = bk[b];
+            bk[b] = sum;
             sum += c;
         }
-        for (int i = 0; i < n; i++) {
-            order[buckets[bucket(indices[i], shift)]++] = i;
+        return sum;
+    }
+
+    /** Puts the positions {@code from .. to)} at their bucket's next place in {@code order}. */
+    private void place(int[] indices, int from, int to, int shift) {
+        int[] bk = buckets;
+        int[] o = order;
+        for (int i = from; i < to; i++) {
+            o[bk[bucket(indices[i], shift)]++] = i;
+        }
+    }
+
+    /** {@code sorted[k] = indices[order[k]]} for {@code k} in {@code from .. to)}. */
+    private void gather(int[] indices, int from, int to) {
+        int[] o = order;
+        int[] so = sorted;
+        for (int k = from; k < to; k++) {
+            so[k] = indices[o[k]];
+        }
+    }
+
+    /** The answers of sorted entries {@code from .. to)} back at the positions they were asked at. */
+    private void scatter(int from, int to) {
+        int[] o = order;
+        for (int k = from; k < to; k++) {
+            int i = o[k];
+            ids[i] = sortedIds[k];
+            tables[i] = sortedTables[k];
+            rows[i] = sortedRows[k];
         }
     }
 
