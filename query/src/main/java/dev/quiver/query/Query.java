@@ -408,7 +408,9 @@ public final class Query {
         RowGroup g = rowIds == null ? single.shared(b, table) : null;
         int first = g != null ? off : 0;
         if (g == null) {
-            g = RowGroup.of(sh, b, table, off, TableResult.captureData(sh, b), rowIds);
+            long[] data = TableResult.captureData(sh, b);
+            g = single.shareable ? new RowGroup(sh, table, off, data, rowIds, null, null)
+                : RowGroup.of(sh, b, table, off, data, rowIds);
         }
         long[] ents = table.entities(off, off + b.batchRows()); // a lazily read table reads just these rows' chunks
         for (int i = 0, n = b.batchRows(); i < n; i++) {
@@ -688,7 +690,8 @@ public final class Query {
          */
         QueryRow locatedRow(Bindings b) {
             Table table = thisTable(b);
-            RowGroup g = RowGroup.of(shape, b, table, 0, TableResult.captureData(shape, b), null);
+            // its own capture: the walks' compiled capture never saw a field sourced on another variable
+            RowGroup g = RowGroup.of(shape, b, table, 0, TableResult.captureLocatedData(shape, b), null);
             return new QueryRow(g, b.value(0), table != null ? b.row(0) : 0);
         }
 
@@ -724,7 +727,7 @@ public final class Query {
                     break;
                 }
             }
-            RowGroup g = RowGroup.of(shape, b, table, 0, scratch.clone(), null);
+            RowGroup g = new RowGroup(shape, table, 0, scratch.clone(), null, null, null); // no located sources (shareable)
             kept[slot] = g;
             if (slot == nextKept) {
                 nextKept = (nextKept + 1) % KEPT;

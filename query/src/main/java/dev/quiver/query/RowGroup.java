@@ -77,7 +77,10 @@ final class RowGroup {
      * A group whose located sources are read from the bindings: for each field whose term's source
      * is a variable other than {@code $this} ({@link ResultShape#sourceSlots()}), the table and row
      * the engine bound that variable with, when it did and the field's source is that variable's
-     * entity (a traversed field's source is another entity).
+     * entity (a traversed field's source is another entity). For shapes that can have such a field
+     * ({@link ResultShape#sourceSlots()} has a variable): the groups of the others are made with
+     * the constructor, so that the JIT compiles this for located rows alone (RG-1: a join after the
+     * walks had thrown away the walks' compilation, whose loop never found a located source).
      */
     static RowGroup of(ResultShape shape, Bindings b, Table table, int offset, long[] data, RowIds[] rowIds) {
         int[] slots = shape.sourceSlots();

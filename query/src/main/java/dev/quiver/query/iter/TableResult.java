@@ -127,6 +127,36 @@ public final class TableResult {
     }
 
     /**
+     * {@link #captureData(ResultShape, Bindings)} for a single row of a shape with located variable
+     * sources (a join's {@code Position($y)}), a new array. The same code as the walks' capture, on
+     * purpose a method of its own: the JIT compiles the walks' capture for rows whose fields are
+     * all sourced on {@code $this}, and a join's first row, with a field sourced on {@code $y},
+     * would throw that compilation away (RG-1: in the join's first run, after trans and transvar).
+     */
+    public static long[] captureLocatedData(ResultShape shape, Bindings b) {
+        int nv = shape.variableSlots().length, nf = shape.fieldCount(), words = (nf + 63) / 64;
+        long[] data = new long[nv + 2 * nf + 2 * words];
+        for (int i = 0; i < nv; i++) {
+            data[i] = b.value(shape.variableSlots()[i]);
+        }
+        long self = shape.hasThis() ? b.value(0) : 0;
+        for (int f = 0; f < nf; f++) {
+            if (!b.fieldSet(f)) {
+                continue;
+            }
+            long src = b.fieldSource(f);
+            data[nv + f] = b.fieldId(f);
+            data[nv + 2 * nf + (f >>> 6)] |= 1L << f;
+            if (self != 0 && src == self && shape.thisSourced()[f]) {
+                data[nv + 2 * nf + words + (f >>> 6)] |= 1L << f;
+            } else {
+                data[nv + nf + f] = src;
+            }
+        }
+        return data;
+    }
+
+    /**
      * The per-row ids of a batch's fields (the engine's fresh arrays, not copied), or null when
      * every field has one id. Internal, like {@link #captureData}.
      */
