@@ -234,11 +234,15 @@ public final class EntityIndex {
         return nb == null ? 0 : nb.hashCode(i & (BLOCK - 1));
     }
 
-    /** A copy of entity index {@code i}'s name as UTF-8 bytes, or null for an anonymous entity (page writing). */
-    public byte[] nameUtf8(int i) {
+    /**
+     * Points {@code out} at entity index {@code i}'s name as UTF-8 bytes where the index keeps them
+     * (no copy: page writing), valid until a name of its block changes; false, {@code out}
+     * unchanged, for an anonymous entity.
+     */
+    public boolean nameBytes(int i, NameBytes out) {
         touch(i);
         BlockNames nb = names[i >>> BLOCK_SHIFT];
-        return nb == null ? null : nb.utf8(i & (BLOCK - 1));
+        return nb != null && nb.bytes(i & (BLOCK - 1), out);
     }
 
     public void setName(int i, String name) {

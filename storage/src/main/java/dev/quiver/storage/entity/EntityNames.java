@@ -160,7 +160,7 @@ public final class EntityNames {
             if (old != 0) {
                 changes.nameRemoved(b, Ids.index(old), parentIndex);
             }
-            changes.nameAdded(b, Ids.index(e), parentIndex);
+            changes.nameAdded(b, Ids.index(e), parentIndex, h);
         }
     }
 

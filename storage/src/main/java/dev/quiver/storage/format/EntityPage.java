@@ -3,6 +3,7 @@ package dev.quiver.storage.format;
 import dev.quiver.error.CorruptionException;
 import dev.quiver.index.Ids;
 import dev.quiver.storage.entity.EntityIndex;
+import dev.quiver.storage.entity.NameBytes;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.TableSet;
 import dev.quiver.storage.tx.Changes;
@@ -17,8 +18,6 @@ import java.util.Arrays;
 final class EntityPage {
     static final int SHIFT = Changes.ENTITY_BLOCK_SHIFT;
     static final int SIZE = 1 << SHIFT;
-
-    private static final byte[] NO_NAME = new byte[0];
 
     private EntityPage() {}
 
@@ -37,7 +36,10 @@ final class EntityPage {
             return false;
         }
         w.varint(n);
-        byte[] prev = new byte[0];
+        // names are read where the entity index keeps them (no copy); front-coded against the
+        // previous named entity's, which stays valid: nothing changes names while a page is written
+        NameBytes cur = new NameBytes(), prev = new NameBytes();
+        boolean hasPrev = false;
         long prevTable = 0, prevRow = -1;
         for (int i = 0; i < n; i++) {
             int idx = base + i;
@@ -50,20 +52,24 @@ final class EntityPage {
                 w.zigzag(row - prevRow - 1);
                 prevTable = table;
                 prevRow = row;
-                byte[] b = ei.nameUtf8(idx);
-                if (b == null) {
-                    b = NO_NAME;
+                if (!ei.nameBytes(idx, cur) || cur.length() == 0) {
+                    w.varint(0); // anonymous: "", leaving the name to share with as it was
+                    w.varint(0);
+                    continue;
                 }
-                int shared = 0, max = Math.min(b.length, prev.length);
-                while (shared < max && b[shared] == prev[shared]) {
+                byte[] b = cur.bytes(), p = prev.bytes();
+                int off = cur.offset(), len = cur.length(), pOff = prev.offset();
+                int shared = 0, max = hasPrev ? Math.min(len, prev.length()) : 0;
+                while (shared < max && b[off + shared] == p[pOff + shared]) {
                     shared++;
                 }
                 w.varint(shared);
-                w.varint(b.length - shared);
-                w.raw(b, shared, b.length - shared);
-                if (b.length > 0) {
-                    prev = b; // an anonymous entity leaves the name to share with as it was
-                }
+                w.varint(len - shared);
+                w.raw(b, off + shared, len - shared);
+                NameBytes t = prev;
+                prev = cur;
+                cur = t;
+                hasPrev = true;
             }
         }
         return true;

@@ -149,8 +149,8 @@ final class NamePage {
         w.reset();
         var buckets = new it.unimi.dsi.fastutil.ints.IntArrayList();
         var ends = new it.unimi.dsi.fastutil.ints.IntArrayList();
-        c.forEachNameDelta((b, added, na, removed, nr) -> {
-            writePart(ei, added, na, removed, nr, w);
+        c.forEachNameDelta((b, added, hashes, na, removed, nr) -> {
+            writePart(ei, added, hashes, na, removed, nr, w);
             buckets.add(b);
             ends.add(w.size());
         });
@@ -173,9 +173,12 @@ final class NamePage {
     /** Bytes of a directory entry of a names delta: u16 bucket, i32 end. */
     private static final int DIRECTORY_ENTRY = 6;
 
-    /** One bucket's part of a names delta ({@link #writeDelta}), appended to {@code w}. */
-    private static void writePart(EntityIndex ei, long[] added, int addedCount, long[] removed, int removedCount,
-                                  Bytes.Writer w) {
+    /**
+     * One bucket's part of a names delta ({@link #writeDelta}), appended to {@code w}: each added
+     * entry with the hash the name index filed it with (not computed again from the name).
+     */
+    private static void writePart(EntityIndex ei, long[] added, int[] hashes, int addedCount, long[] removed,
+                                  int removedCount, Bytes.Writer w) {
         w.varint(addedCount);
         long prevIdx = -1, prevParent = 0;
         for (int i = 0; i < addedCount; i++) {
@@ -184,7 +187,7 @@ final class NamePage {
             w.varint(idx - prevIdx - 1);
             w.zigzag(parent - prevParent);
             w.varint(ei.generation(idx));
-            w.i32(NameIndex.mix(ei.nameHash(idx), parent));
+            w.i32(hashes[i]);
             prevIdx = idx;
             prevParent = parent;
         }

@@ -38,7 +38,8 @@ public final class Changes {
     private long[] nameTouched = new long[64];
     /**
      * The name operations of the open transaction, in order: two longs each, the entry
-     * ({@code index << 32 | parent}) and {@code (bucket << 1) | op} (op 1: removed). One flat log
+     * ({@code index << 32 | parent}) and {@code (hash << 32) | (bucket << 1) | op} (op 1: removed;
+     * hash: the key's name-index hash an added entry is filed with, 0 for a removal). One flat log
      * rather than a map per bucket: a bulk transaction touches every bucket with a few entries
      * each, and appending costs no cache miss; {@link #forEachNameDelta} nets it out at commit.
      */
@@ -84,18 +85,24 @@ public final class Changes {
 
     /**
      * Name-index bucket {@code bucket} (the name index's own unit: entries are bucketed by the hash
-     * of their key) gained the entry of entity {@code index} under parent {@code parent}.
+     * of their key) gained the entry of entity {@code index} under parent {@code parent}, filed
+     * with the key's hash {@code hash} (the name index's: {@link #forEachNameDelta} hands it on, so
+     * that a commit does not compute it again from the name).
      */
-    public void nameAdded(int bucket, int index, int parent) {
-        nameDelta(bucket, index, parent, 1);
+    public void nameAdded(int bucket, int index, int parent, int hash) {
+        nameDelta(bucket, index, parent, ((long) hash << 32) | ((long) bucket << 1));
     }
 
     /** Name-index bucket {@code bucket} lost the entry of entity {@code index} under parent {@code parent}. */
     public void nameRemoved(int bucket, int index, int parent) {
-        nameDelta(bucket, index, parent, -1);
+        nameDelta(bucket, index, parent, ((long) bucket << 1) | 1);
     }
 
-    private void nameDelta(int bucket, int index, int parent, int op) {
+    /** Logs one name operation; {@code code} is the log's second long (see {@link #nameLog}). */
+    private void nameDelta(int bucket, int index, int parent, long code) {
+        if (bucket < 0 || bucket >= 1 << 30) {
+            throw new IllegalArgumentException("name bucket " + bucket);
+        }
         int w = bucket >>> 6;
         if (w >= nameTouched.length) {
             nameTouched = java.util.Arrays.copyOf(nameTouched, Math.max(w + 1, 2 * nameTouched.length));
@@ -106,7 +113,12 @@ public final class Changes {
             nameBlocks.add(bucket);
         }
         nameLog.add(((long) index << 32) | (parent & 0xFFFF_FFFFL));
-        nameLog.add(((long) bucket << 1) | (op < 0 ? 1 : 0));
+        nameLog.add(code);
+    }
+
+    /** The bucket of a {@link #nameLog} code. */
+    private static int bucketOf(long code) {
+        return (int) code >>> 1;
     }
 
     /** Table {@code id} was created or dropped. */
@@ -231,10 +243,11 @@ public final class Changes {
      * Calls {@code visitor} once per touched name bucket with a net change, in ascending bucket,
      * with the bucket's entries ({@code (entity index << 32) | parent index}) in ascending order:
      * {@code added} the entries present at the transaction's end whose last operation filed them
-     * (the committed bucket lacks them, or holds them under a name that may have changed), and
-     * {@code removed} those the committed bucket holds and the end state does not. An entry added
-     * then removed in the transaction is in neither. The arrays are reused between calls: valid
-     * during the call only.
+     * (the committed bucket lacks them, or holds them under a name that may have changed), each
+     * with the hash its last operation filed it with ({@code addedHashes}), and {@code removed}
+     * those the committed bucket holds and the end state does not. An entry added then removed in
+     * the transaction is in neither. The arrays are reused between calls: valid during the call
+     * only.
      */
     public void forEachNameDelta(NameDeltaVisitor visitor) {
         int n = nameLog.size() >>> 1;
@@ -245,25 +258,26 @@ public final class Changes {
         // counting sort by bucket (stable: each bucket's operations stay in order)
         int maxBucket = 0;
         for (int i = 0; i < n; i++) {
-            maxBucket = Math.max(maxBucket, (int) (log[2 * i + 1] >>> 1));
+            maxBucket = Math.max(maxBucket, bucketOf(log[2 * i + 1]));
         }
         int[] start = new int[maxBucket + 2];
         for (int i = 0; i < n; i++) {
-            start[(int) (log[2 * i + 1] >>> 1) + 1]++;
+            start[bucketOf(log[2 * i + 1]) + 1]++;
         }
         for (int b = 0; b <= maxBucket; b++) {
             start[b + 1] += start[b];
         }
         int[] fill = java.util.Arrays.copyOf(start, start.length);
         long[] entry = new long[n];
-        byte[] op = new byte[n];
+        long[] code = new long[n]; // the log's second long: hash, bucket, op
         for (int i = 0; i < n; i++) {
-            int b = (int) (log[2 * i + 1] >>> 1);
-            int at = fill[b]++;
+            long c = log[2 * i + 1];
+            int at = fill[bucketOf(c)]++;
             entry[at] = log[2 * i];
-            op[at] = (byte) (log[2 * i + 1] & 1);
+            code[at] = c;
         }
         long[] added = new long[16], removed = new long[16];
+        int[] addedHashes = new int[16];
         for (int b = 0; b <= maxBucket; b++) {
             int from = start[b], to = start[b + 1];
             if (from == to) {
@@ -272,27 +286,27 @@ public final class Changes {
             // stable sort by entry: each key's operations stay in order
             if (to - from > 32) {
                 final long[] en = entry;
-                final byte[] ops = op;
+                final long[] cs = code;
                 it.unimi.dsi.fastutil.Arrays.mergeSort(from, to, (x, y) -> Long.compare(en[x], en[y]), (x, y) -> {
                     long t = en[x];
                     en[x] = en[y];
                     en[y] = t;
-                    byte u = ops[x];
-                    ops[x] = ops[y];
-                    ops[y] = u;
+                    long u = cs[x];
+                    cs[x] = cs[y];
+                    cs[y] = u;
                 });
             } else { // insertion sort: a bucket holds few operations per transaction
                 for (int i = from + 1; i < to; i++) {
                     long e = entry[i];
-                    byte o = op[i];
+                    long o = code[i];
                     int j = i - 1;
                     while (j >= from && entry[j] > e) {
                         entry[j + 1] = entry[j];
-                        op[j + 1] = op[j];
+                        code[j + 1] = code[j];
                         j--;
                     }
                     entry[j + 1] = e;
-                    op[j + 1] = o;
+                    code[j + 1] = o;
                 }
             }
             int na = 0, nr = 0;
@@ -303,12 +317,14 @@ public final class Changes {
                 }
                 // net: filed last -> present at the end; removed last -> removed when the
                 // first operation was a removal (the committed bucket held it), else no change
-                if (op[j] == 0) {
+                if ((code[j] & 1) == 0) {
                     if (na == added.length) {
                         added = java.util.Arrays.copyOf(added, 2 * na);
+                        addedHashes = java.util.Arrays.copyOf(addedHashes, 2 * na);
                     }
+                    addedHashes[na] = (int) (code[j] >>> 32);
                     added[na++] = entry[i];
-                } else if (op[i] == 1) {
+                } else if ((code[i] & 1) == 1) {
                     if (nr == removed.length) {
                         removed = java.util.Arrays.copyOf(removed, 2 * nr);
                     }
@@ -317,7 +333,7 @@ public final class Changes {
                 i = j + 1;
             }
             if (na > 0 || nr > 0) {
-                visitor.visit(b, added, na, removed, nr);
+                visitor.visit(b, added, addedHashes, na, removed, nr);
             }
         }
     }
@@ -325,8 +341,11 @@ public final class Changes {
     /** One bucket's net name change ({@link #forEachNameDelta}). */
     @FunctionalInterface
     public interface NameDeltaVisitor {
-        /** {@code added[0..addedCount)} and {@code removed[0..removedCount)}, each ascending. */
-        void visit(int bucket, long[] added, int addedCount, long[] removed, int removedCount);
+        /**
+         * {@code added[0..addedCount)} and {@code removed[0..removedCount)}, each ascending;
+         * {@code addedHashes[i]} is the hash {@code added[i]} is filed with.
+         */
+        void visit(int bucket, long[] added, int[] addedHashes, int addedCount, long[] removed, int removedCount);
     }
 
     public IntOpenHashSet tables() {

@@ -16,8 +16,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@link Changes#forEachNameDelta} nets a transaction's flat name log per bucket as a plain model
  * does: an entry filed last is added, an entry the committed bucket held and the end state lacks
- * is removed, an entry added then removed is in neither; buckets ascending, entries ascending.
- * Seeded ({@code -Dquiver.seed=N}); buckets with many operations take the merge sort path.
+ * is removed, an entry added then removed is in neither; buckets ascending, entries ascending;
+ * an added entry carries the hash its last filing gave (a key filed again under a changed name
+ * has a new hash). Seeded ({@code -Dquiver.seed=N}); buckets with many operations take the merge sort path.
  */
 class ChangesNameDeltaTest {
     private record Key(int bucket, long entry) {}
@@ -34,6 +35,7 @@ class ChangesNameDeltaTest {
             var committed = new HashMap<Key, Boolean>();
             var present = new HashMap<Key, Boolean>();
             var lastAdded = new HashMap<Key, Boolean>();
+            var lastHash = new HashMap<Key, Integer>();
             List<Key> all = new ArrayList<>();
             for (int k = 0; k < keys; k++) {
                 Key key = new Key(rnd.nextInt(buckets), ((long) (1 + rnd.nextInt(1 << 20)) << 32) | rnd.nextInt(1000));
@@ -54,12 +56,15 @@ class ChangesNameDeltaTest {
                     present.put(key, false);
                     lastAdded.put(key, false);
                 } else {
-                    c.nameAdded(key.bucket, index, parent);
+                    int hash = rnd.nextInt();
+                    c.nameAdded(key.bucket, index, parent, hash);
                     present.put(key, true);
                     lastAdded.put(key, true);
+                    lastHash.put(key, hash);
                 }
             }
             var expectAdded = new TreeMap<Integer, TreeSet<Long>>();
+            var expectHashes = new TreeMap<Integer, Map<Long, Integer>>();
             var expectRemoved = new TreeMap<Integer, TreeSet<Long>>();
             for (Key key : all) {
                 Boolean last = lastAdded.get(key);
@@ -68,14 +73,16 @@ class ChangesNameDeltaTest {
                 }
                 if (last) {
                     expectAdded.computeIfAbsent(key.bucket, b -> new TreeSet<>()).add(key.entry);
+                    expectHashes.computeIfAbsent(key.bucket, b -> new HashMap<>()).put(key.entry, lastHash.get(key));
                 } else if (committed.get(key)) {
                     expectRemoved.computeIfAbsent(key.bucket, b -> new TreeSet<>()).add(key.entry);
                 }
             }
             var gotAdded = new TreeMap<Integer, List<Long>>();
             var gotRemoved = new TreeMap<Integer, List<Long>>();
+            var gotHashes = new TreeMap<Integer, Map<Long, Integer>>();
             int[] prevBucket = {-1};
-            c.forEachNameDelta((b, added, na, removed, nr) -> {
+            c.forEachNameDelta((b, added, hashes, na, removed, nr) -> {
                 assertTrue(b > prevBucket[0], "buckets ascending");
                 prevBucket[0] = b;
                 assertTrue(na + nr > 0, "a bucket without a net change is not visited");
@@ -83,6 +90,7 @@ class ChangesNameDeltaTest {
                 for (int i = 0; i < na; i++) {
                     assertTrue(i == 0 || added[i - 1] < added[i], "added entries ascending, each once");
                     a.add(added[i]);
+                    gotHashes.computeIfAbsent(b, x -> new HashMap<>()).put(added[i], hashes[i]);
                 }
                 var r = new ArrayList<Long>();
                 for (int i = 0; i < nr; i++) {
@@ -98,11 +106,12 @@ class ChangesNameDeltaTest {
             });
             assertEquals(asLists(expectAdded), gotAdded, "added, round " + round + ", seed " + seed);
             assertEquals(asLists(expectRemoved), gotRemoved, "removed, round " + round + ", seed " + seed);
+            assertEquals(expectHashes, gotHashes, "added entries' hashes, round " + round + ", seed " + seed);
             assertEquals(ops, c.nameOps());
             c.clear();
             assertEquals(0, c.nameOps());
             assertTrue(c.nameBlocks().isEmpty());
-            c.forEachNameDelta((b, added, na, removed, nr) -> {
+            c.forEachNameDelta((b, added, hashes, na, removed, nr) -> {
                 throw new AssertionError("a cleared transaction has no name delta");
             });
         }
@@ -113,14 +122,17 @@ class ChangesNameDeltaTest {
     void bucketsAreCountedOnce() {
         Changes c = new Changes();
         for (int i = 1; i <= 50_000; i++) {
-            c.nameAdded(i % 4096, i, 0);
+            c.nameAdded(i % 4096, i, 0, i);
         }
         assertEquals(4096, c.nameBlocks().size());
         int[] visited = {0, 0};
-        c.forEachNameDelta((b, added, na, removed, nr) -> {
+        c.forEachNameDelta((b, added, hashes, na, removed, nr) -> {
             visited[0]++;
             visited[1] += na;
             assertEquals(0, nr);
+            for (int i = 0; i < na; i++) {
+                assertEquals((int) (added[i] >>> 32), hashes[i], "entity i filed with hash i");
+            }
         });
         assertEquals(4096, visited[0]);
         assertEquals(50_000, visited[1]);
