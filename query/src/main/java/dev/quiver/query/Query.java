@@ -383,11 +383,9 @@ public final class Query {
      */
     private boolean eachRow(TableResult t, Predicate<QueryRow> visitor) {
         RowGroup g = group(t);
-        long[] ents = t.entities();
-        int off = t.offset();
         boolean hasThis = plan.hasThis();
         for (int i = 0, n = t.count(); i < n; i++) {
-            if (!visitor.test(new QueryRow(g, hasThis ? ents[off + i] : 0, i))) {
+            if (!visitor.test(new QueryRow(g, hasThis ? t.entity(i) : 0, i))) {
                 return false;
             }
         }
@@ -410,9 +408,14 @@ public final class Query {
         if (g == null) {
             g = RowGroup.of(sh, b, table, off, TableResult.captureData(sh, b), rowIds);
         }
-        long[] ents = table.entities(off, off + b.batchRows()); // a lazily read table reads just these rows' chunks
+        int shift = table.entityPageShift(), mask = (1 << shift) - 1;
+        long[] page = null; // a page at a time: a lazily read table reads just these rows' chunks
         for (int i = 0, n = b.batchRows(); i < n; i++) {
-            if (!visitor.test(new QueryRow(g, ents[off + i], first + i))) {
+            int row = off + i;
+            if (page == null || (row & mask) == 0) {
+                page = table.entityPage(row >>> shift);
+            }
+            if (!visitor.test(new QueryRow(g, page[row & mask], first + i))) {
                 return false;
             }
         }
@@ -741,7 +744,7 @@ public final class Query {
     /** Row {@code i} of step {@code t} (whose group is {@code g}) as a {@link QueryRow}, sharing the step's data. */
     private QueryRow row(RowGroup g, TableResult t, int i) {
         t.sharedData(i); // checks the row and that the world was not written
-        return new QueryRow(g, plan.hasThis() ? t.entities()[t.offset() + i] : 0, i);
+        return new QueryRow(g, plan.hasThis() ? t.entity(i) : 0, i);
     }
 
     @Override
