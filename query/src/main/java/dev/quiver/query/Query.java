@@ -408,15 +408,15 @@ public final class Query {
         if (g == null) {
             g = RowGroup.of(sh, b, table, off, TableResult.captureData(sh, b), rowIds);
         }
+        // the rows' entities an entity page at a time (a lazily read table reads just these rows' chunks)
         int shift = table.entityPageShift(), mask = (1 << shift) - 1;
-        long[] page = null; // a page at a time: a lazily read table reads just these rows' chunks
-        for (int i = 0, n = b.batchRows(); i < n; i++) {
-            int row = off + i;
-            if (page == null || (row & mask) == 0) {
-                page = table.entityPage(row >>> shift);
-            }
-            if (!visitor.test(new QueryRow(g, page[row & mask], first + i))) {
-                return false;
+        for (int i = 0, n = b.batchRows(); i < n; ) {
+            int row = off + i, at = row & mask;
+            long[] ents = table.entityPage(row >>> shift);
+            for (int end = Math.min(n, i + mask + 1 - at); i < end; i++, at++) {
+                if (!visitor.test(new QueryRow(g, ents[at], first + i))) {
+                    return false;
+                }
             }
         }
         return true;

@@ -393,6 +393,18 @@ public final class Table {
         capacity = (page << pageShift) + entityPages[page].length;
     }
 
+    /**
+     * The entity pages in memory ({@link #entityPage}): a lazily read table's grow one by one as
+     * its chunks' entities are read; for tests and statistics.
+     */
+    public int entityPagesHeld() {
+        int n = 0;
+        for (long[] p : entityPages) {
+            n += p != null ? 1 : 0;
+        }
+        return n;
+    }
+
     /** The rows the table's entity pages hold now (at least {@link #count()} once its rows are read); for tests and statistics. */
     public int capacity() {
         return capacity;
