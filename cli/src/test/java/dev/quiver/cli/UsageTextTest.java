@@ -72,6 +72,9 @@ class UsageTextTest {
         assertEquals("a\n", rows(run("query", w, "(KindOf, b)", "--format", "csv").ok().out()));
         assertEquals(1, rows(run("query", w, "(KindOf, c)", "--format", "csv", "--limit", "1").ok().out()).split("\n").length);
         assertEquals("1\n", run("query", w, "KindOf($y, c)", "--var", "y=d", "--format", "count").ok().out());
+        CliRunner.Run noValue = run("query", w, "KindOf($y, c)", "--var", "y");
+        assertEquals(ExitCodes.BAD_INPUT, noValue.exit());
+        assertEquals("quiver: --var takes NAME=ENTITY, got 'y'\n", noValue.err());
         Path queries = Files.writeString(tmp.resolve("q.txt"), "(KindOf, b)\n(KindOf, c)\n");
         assertEquals("(KindOf, b)\t1\n(KindOf, c)\t3\n",
                 run("query", w, "--queries-file", queries.toString(), "--format", "count").ok().out());
