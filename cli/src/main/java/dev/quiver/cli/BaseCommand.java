@@ -2,6 +2,7 @@ package dev.quiver.cli;
 
 import dev.quiver.storage.World;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -24,8 +25,16 @@ abstract class BaseCommand implements Callable<Integer> {
     @ParentCommand
     Quiver root;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    /** The description of {@code -h}/{@code --help}, the usage help option of every command. */
+    static final String HELP_DESCRIPTION = "Show this help message and exit.";
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = HELP_DESCRIPTION)
     boolean help;
+
+    /** {@code -h}/{@code --help} for a command whose model is built programmatically. */
+    static OptionSpec helpOption() {
+        return OptionSpec.builder("-h", "--help").usageHelp(true).type(boolean.class).description(HELP_DESCRIPTION).build();
+    }
 
     /** Standard output of this run. */
     PrintWriter out() {

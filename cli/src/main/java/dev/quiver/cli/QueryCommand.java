@@ -2,72 +2,128 @@ package dev.quiver.cli;
 
 import dev.quiver.error.BadInputException;
 import dev.quiver.storage.World;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
-/** {@code quiver query WORLD QUERY}: runs Flecs-language queries. */
-@Command(name = "query", header = "Run a query (Flecs query language).",
-        description = {"Runs QUERY, comma-separated terms such as (KindOf, dog_n_01), KindOf(dog_n_01, $x), "
-                + "!(R, T), ?T, over WORLD (opened read-only). Transitive relationships are followed.",
-            "--queries-file runs every query of a file instead: one per line; blank lines and lines "
-                + "starting with # are skipped, and text after a TAB is ignored (so answers.tsv works; its "
-                + "header line is skipped).",
-            "--format canonical prints the conformance block of each query (conformance/FORMAT.md: rows "
-                + "'<this> | <vars> | <fields>' sorted by bytes, then 'count: N'; 'error' for a query that fails "
-                + "to parse or validate); with --queries-file, lines are only stripped (no TAB rule, no header).",
-            "Rows are printed as they are found (table by table); fields that carry data print their "
-                + "component value. --format csv and tsv print one line per result with a header.",
-            "Example: quiver query w '(KindOf, dog_n_01)' --limit 5"})
+/**
+ * {@code quiver query WORLD QUERY}: runs Flecs-language queries. Its model is built by
+ * {@link #spec} through picocli's programmatic API, not read from annotations (start-up; see
+ * {@link Quiver}); the arguments are read from that model when the command runs.
+ */
 final class QueryCommand extends BaseCommand {
-    @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (must exist).")
     Path world;
-
-    @Parameters(index = "1", arity = "0..1", paramLabel = "QUERY", description = "The query text.")
     String query;
-
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
-            description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}). count prints the number "
-                    + "of results alone; canonical the conformance blocks.")
     ResultFormat format;
-
-    @Option(names = "--limit", paramLabel = "N", description = "Print at most N results (count is still the total).")
     Integer limit;
-
-    @Option(names = "--queries-file", paramLabel = "FILE", description = "Run every query in FILE, one per line.")
     Path queriesFile;
-
-    @Option(names = "--explain", description = "Print the compiled program, one instruction per line (nested "
-            + "steps indented), instead of evaluating the query.")
     boolean explain;
-
-    @Option(names = "--var", paramLabel = "NAME=ENTITY", mapFallbackValue = "",
-            description = "Set variable $NAME to ENTITY (a name, path or id) before evaluation, instead of pasting "
-                    + "the name into the query text; repeatable. Not with --queries-file or --format canonical.")
-    java.util.LinkedHashMap<String, String> vars = new java.util.LinkedHashMap<>();
-
-    @Option(names = "--cached", description = "Evaluate as a cached query (Flecs v4): allows cascade and "
-            + "cascade|desc, which order results by depth (refused on uncached queries, as in Flecs).")
+    Map<String, String> vars;
     boolean cached;
-
-    @Option(names = "--group-by", paramLabel = "R", description = "Group results by the target of relationship R "
-            + "on $this (groups in ascending id order, none first); implies --cached.")
     String groupBy;
-
-    @Option(names = "--order-by", paramLabel = "KEY", description = "Sort results (inside groups) by 'id' or "
-            + "'Component.member' of $this, ascending, or descending with 'KEY desc'; implies --cached.")
     String orderBy;
+
+    /** The arguments of the model, in the order of the fields above. */
+    private PositionalParamSpec worldArg;
+    private PositionalParamSpec queryArg;
+    private OptionSpec formatOption;
+    private OptionSpec limitOption;
+    private OptionSpec queriesFileOption;
+    private OptionSpec explainOption;
+    private OptionSpec varOption;
+    private OptionSpec cachedOption;
+    private OptionSpec groupByOption;
+    private OptionSpec orderByOption;
+
+    private QueryCommand() {}
+
+    /**
+     * The model of {@code query}: its help texts, parameters and options, for a new command under
+     * {@code root} (the {@code --verbose} option is inherited from {@code root} when this model is
+     * added to it).
+     */
+    static CommandSpec spec(Quiver root) {
+        QueryCommand c = new QueryCommand();
+        c.root = root;
+        CommandSpec s = CommandSpec.wrapWithoutInspection(c).name("query");
+        c.spec = s;
+        s.usageMessage().header("Run a query (Flecs query language).").description(
+                "Runs QUERY, comma-separated terms such as (KindOf, dog_n_01), KindOf(dog_n_01, $x), "
+                        + "!(R, T), ?T, over WORLD (opened read-only). Transitive relationships are followed.",
+                "--queries-file runs every query of a file instead: one per line; blank lines and lines "
+                        + "starting with # are skipped, and text after a TAB is ignored (so answers.tsv works; its "
+                        + "header line is skipped).",
+                "--format canonical prints the conformance block of each query (conformance/FORMAT.md: rows "
+                        + "'<this> | <vars> | <fields>' sorted by bytes, then 'count: N'; 'error' for a query that fails "
+                        + "to parse or validate); with --queries-file, lines are only stripped (no TAB rule, no header).",
+                "Rows are printed as they are found (table by table); fields that carry data print their "
+                        + "component value. --format csv and tsv print one line per result with a header.",
+                "Example: quiver query w '(KindOf, dog_n_01)' --limit 5");
+        s.addOption(helpOption());
+        c.worldArg = PositionalParamSpec.builder().index("0").required(true).paramLabel("WORLD").type(Path.class)
+                .description("The world directory (must exist).").build();
+        c.queryArg = PositionalParamSpec.builder().index("1").arity("0..1").paramLabel("QUERY").type(String.class)
+                .description("The query text.").build();
+        c.formatOption = OptionSpec.builder("--format").paramLabel("FORMAT").type(ResultFormat.class).defaultValue("table")
+                .description("Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}). count prints the number "
+                        + "of results alone; canonical the conformance blocks.").build();
+        c.limitOption = OptionSpec.builder("--limit").paramLabel("N").type(Integer.class)
+                .description("Print at most N results (count is still the total).").build();
+        c.queriesFileOption = OptionSpec.builder("--queries-file").paramLabel("FILE").type(Path.class)
+                .description("Run every query in FILE, one per line.").build();
+        c.explainOption = OptionSpec.builder("--explain").type(boolean.class)
+                .description("Print the compiled program, one instruction per line (nested "
+                        + "steps indented), instead of evaluating the query.").build();
+        c.varOption = ((OptionSpec.Builder) OptionSpec.builder("--var").paramLabel("NAME=ENTITY")
+                .type(LinkedHashMap.class).auxiliaryTypes(String.class, String.class)
+                .description("Set variable $NAME to ENTITY (a name, path or id) before evaluation, instead of pasting "
+                        + "the name into the query text; repeatable. Not with --queries-file or --format canonical.")
+                .mapFallbackValue("")).build();
+        c.cachedOption = OptionSpec.builder("--cached").type(boolean.class)
+                .description("Evaluate as a cached query (Flecs v4): allows cascade and "
+                        + "cascade|desc, which order results by depth (refused on uncached queries, as in Flecs).").build();
+        c.groupByOption = OptionSpec.builder("--group-by").paramLabel("R").type(String.class)
+                .description("Group results by the target of relationship R "
+                        + "on $this (groups in ascending id order, none first); implies --cached.").build();
+        c.orderByOption = OptionSpec.builder("--order-by").paramLabel("KEY").type(String.class)
+                .description("Sort results (inside groups) by 'id' or "
+                        + "'Component.member' of $this, ascending, or descending with 'KEY desc'; implies --cached.").build();
+        s.addPositional(c.worldArg).addPositional(c.queryArg);
+        for (OptionSpec o : new OptionSpec[] {c.formatOption, c.limitOption, c.queriesFileOption, c.explainOption,
+                c.varOption, c.cachedOption, c.groupByOption, c.orderByOption}) {
+            s.addOption(o);
+        }
+        return s;
+    }
+
+    /** Reads the parsed arguments from the model into the fields. */
+    private void readArguments() {
+        world = worldArg.getValue();
+        query = queryArg.getValue();
+        format = formatOption.getValue();
+        limit = limitOption.getValue();
+        queriesFile = queriesFileOption.getValue();
+        explain = Boolean.TRUE.equals(explainOption.getValue());
+        Map<String, String> v = varOption.getValue();
+        vars = v == null ? new LinkedHashMap<>() : v;
+        cached = Boolean.TRUE.equals(cachedOption.getValue());
+        groupBy = groupByOption.getValue();
+        orderBy = orderByOption.getValue();
+    }
 
     @Override
     public Integer call() {
         Trace.mark("picocli");
+        readArguments();
         if ((query == null) == (queriesFile == null)) {
             throw new CliInputException(query == null ? "give a QUERY or --queries-file" : "give a QUERY or --queries-file, not both");
         }

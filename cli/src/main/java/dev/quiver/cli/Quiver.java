@@ -2,12 +2,10 @@ package dev.quiver.cli;
 
 import dev.quiver.index.ChronicleSupport;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ScopeType;
-import picocli.CommandLine.Spec;
 
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -23,15 +21,12 @@ import java.util.concurrent.Callable;
  * The {@code quiver} command: one subcommand per verb. {@link #main} runs it on the process's
  * streams; {@link #commandLine} builds the same command on any writers, which is how the tests run
  * it in-process.
+ *
+ * <p>The model of this command and of {@code query} ({@link QueryCommand#spec}) is built through
+ * picocli's programmatic API rather than read from annotations: reading annotations made the JVM
+ * generate a proxy class per annotation type, which no class-data archive of JDK 17 can hold, and
+ * that reflection was most of the start-up of a short query. The other subcommands are annotated.
  */
-@Command(name = "quiver",
-        mixinStandardHelpOptions = true,
-        versionProvider = Quiver.Version.class,
-        header = "Quiver: a persistent relational-graph store with ECS semantics (Flecs v4).",
-        description = {
-            "A world is a directory. Entities carry tags, components and pairs (Relationship, Target);",
-            "queries use the Flecs query language, with transitive relationships followed.",
-            "Exit codes: 0 ok, 1 failure (check violation, internal error), 2 bad input."})
 public final class Quiver implements Callable<Integer> {
 
     /**
@@ -40,7 +35,8 @@ public final class Quiver implements Callable<Integer> {
      * the one subcommand it runs: picocli reflects over every registered command class when the
      * command line is built, which was most of a short command's start-up. The names are written
      * out rather than read from each class's {@code @Command} (parsing 24 annotations cost a
-     * short command about 10 ms); a test holds each name equal to its annotation's.
+     * short command about 10 ms); a test holds each name equal to its annotation's, or for
+     * {@code query} to its programmatic model's ({@link QueryCommand#spec}).
      */
     static final Map<String, Class<?>> SUBCOMMANDS = subcommands(
             Map.entry("init", InitCommand.class), Map.entry("load", LoadCommand.class),
@@ -56,17 +52,36 @@ public final class Quiver implements Callable<Integer> {
             Map.entry("disable", ToggleCommand.Disable.class), Map.entry("enable", ToggleCommand.Enable.class),
             Map.entry("defrel", DefrelCommand.class), Map.entry("help", HelpCommand.class));
 
-    @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT,
-            description = "Print the stack trace of an error, not just its message.")
-    boolean verbose;
-
-    @Spec
-    CommandSpec spec;
+    /** The model of this command, set by {@link #spec}. */
+    private CommandSpec spec;
 
     private final boolean interactive;
 
     private Quiver(boolean interactive) {
         this.interactive = interactive;
+    }
+
+    /**
+     * The model of the root command for {@code root}, without subcommands: its name, version,
+     * help texts and the options {@code -h}/{@code --help}, {@code -V}/{@code --version} (picocli's
+     * standard help options, with their standard descriptions) and {@code -v}/{@code --verbose}
+     * (inherited by every subcommand).
+     */
+    private static CommandSpec spec(Quiver root) {
+        CommandSpec s = CommandSpec.wrapWithoutInspection(root).name("quiver").versionProvider(new Version());
+        s.usageMessage()
+                .header("Quiver: a persistent relational-graph store with ECS semantics (Flecs v4).")
+                .description(
+                        "A world is a directory. Entities carry tags, components and pairs (Relationship, Target);",
+                        "queries use the Flecs query language, with transitive relationships followed.",
+                        "Exit codes: 0 ok, 1 failure (check violation, internal error), 2 bad input.");
+        s.addOption(BaseCommand.helpOption());
+        s.addOption(OptionSpec.builder("-V", "--version").versionHelp(true).type(boolean.class)
+                .description("Print version information and exit.").build());
+        s.addOption(OptionSpec.builder("-v", "--verbose").scopeType(ScopeType.INHERIT).type(boolean.class)
+                .description("Print the stack trace of an error, not just its message.").build());
+        root.spec = s;
+        return s;
     }
 
     /**
@@ -127,9 +142,14 @@ public final class Quiver implements Callable<Integer> {
     private static CommandLine commandLine(PrintWriter out, PrintWriter err, boolean interactive,
                                            Collection<Class<?>> subcommands) {
         Errors errors = new Errors();
-        CommandLine cl = new CommandLine(new Quiver(interactive));
+        Quiver root = new Quiver(interactive);
+        CommandLine cl = new CommandLine(spec(root));
         for (Class<?> c : subcommands) {
-            cl.addSubcommand(c);
+            if (c == QueryCommand.class) {
+                cl.addSubcommand("query", new CommandLine(QueryCommand.spec(root)));
+            } else {
+                cl.addSubcommand(c);
+            }
         }
         cl.setOut(out);
         cl.setErr(err);
