@@ -200,6 +200,9 @@ public final class Quiver implements Callable<Integer> {
         }
         out.flush();
         err.flush();
+        // a command that opened no world (help, a parse error) may end before the warm-up: exiting
+        // under it races the JVM's shutdown (a NoClassDefFoundError trace on stderr, now and then)
+        ChronicleSupport.awaitWarmUp();
         Trace.report(System.err);
         System.exit(code);
     }

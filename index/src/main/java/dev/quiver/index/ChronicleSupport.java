@@ -106,9 +106,11 @@ public final class ChronicleSupport {
 
     /**
      * Waits until a warm-up started by {@link #warmUpInBackground} has ended; returns at once when
-     * none was started. Called before the first use of Chronicle.
+     * none was started. Called before the first use of Chronicle, and by the command line before
+     * {@code System.exit}: a warm-up still initialising Chronicle classes while the JVM shuts down
+     * can fail with a {@code NoClassDefFoundError} printed on stderr ("Shutdown in progress").
      */
-    static void awaitWarmUp() {
+    public static void awaitWarmUp() {
         Thread t = warmUp;
         if (t == null) {
             return;
