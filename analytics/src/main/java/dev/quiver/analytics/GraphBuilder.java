@@ -61,6 +61,7 @@ final class GraphBuilder {
                 if (nt == 0 || rows == 0) {
                     continue;
                 }
+                long[] ents = t.entities();
                 int need = edges + rows * nt;
                 if (need > src.length) {
                     int cap = Math.max(need, src.length * 2);
@@ -72,7 +73,7 @@ final class GraphBuilder {
                     maxIndex = Math.max(maxIndex, targets[j]);
                 }
                 for (int row = 0; row < rows; row++) {
-                    int s = Ids.index(t.entity(row));
+                    int s = Ids.index(ents[row]);
                     maxIndex = Math.max(maxIndex, s);
                     for (int j = 0; j < nt; j++) {
                         src[edges] = s;

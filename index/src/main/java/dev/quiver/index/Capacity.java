@@ -6,8 +6,8 @@ package dev.quiver.index;
  * at depth 6 (1.1M entities in one table) left about 1M unused rows in its largest table and in
  * the entity index when both doubled (about 40 MiB of the live heap). Appending n items one by one
  * still copies each a bounded number of times on average (about 9 above {@link #GEOMETRIC}).
- * The entity index, the sparse store, table columns and a table's entities are paged instead
- * ({@link PagedArrays}, {@code storage.table.Table}), which copies no full page; this bounds them.
+ * Used by a table's entity array ({@code storage.table.Table}); the entity index, the sparse store
+ * and table columns are paged instead ({@link PagedArrays}), which copies no full page.
  */
 public final class Capacity {
     /** Below this many slots an array doubles. */

@@ -383,9 +383,11 @@ public final class Query {
      */
     private boolean eachRow(TableResult t, Predicate<QueryRow> visitor) {
         RowGroup g = group(t);
+        long[] ents = t.entities();
+        int off = t.offset();
         boolean hasThis = plan.hasThis();
         for (int i = 0, n = t.count(); i < n; i++) {
-            if (!visitor.test(new QueryRow(g, hasThis ? t.entity(i) : 0, i))) {
+            if (!visitor.test(new QueryRow(g, hasThis ? ents[off + i] : 0, i))) {
                 return false;
             }
         }
@@ -410,15 +412,10 @@ public final class Query {
             g = single.shareable ? new RowGroup(sh, table, off, data, rowIds, null, null)
                 : RowGroup.of(sh, b, table, off, data, rowIds);
         }
-        // the rows' entities an entity page at a time (a lazily read table reads just these rows' chunks)
-        int shift = table.entityPageShift(), mask = (1 << shift) - 1;
-        for (int i = 0, n = b.batchRows(); i < n; ) {
-            int row = off + i, at = row & mask;
-            long[] ents = table.entityPage(row >>> shift);
-            for (int end = Math.min(n, i + mask + 1 - at); i < end; i++, at++) {
-                if (!visitor.test(new QueryRow(g, ents[at], first + i))) {
-                    return false;
-                }
+        long[] ents = table.entities(off, off + b.batchRows()); // a lazily read table reads just these rows' chunks
+        for (int i = 0, n = b.batchRows(); i < n; i++) {
+            if (!visitor.test(new QueryRow(g, ents[off + i], first + i))) {
+                return false;
             }
         }
         return true;
@@ -747,7 +744,7 @@ public final class Query {
     /** Row {@code i} of step {@code t} (whose group is {@code g}) as a {@link QueryRow}, sharing the step's data. */
     private QueryRow row(RowGroup g, TableResult t, int i) {
         t.sharedData(i); // checks the row and that the world was not written
-        return new QueryRow(g, plan.hasThis() ? t.entity(i) : 0, i);
+        return new QueryRow(g, plan.hasThis() ? t.entities()[t.offset() + i] : 0, i);
     }
 
     @Override

@@ -380,7 +380,7 @@ class InheritanceTest {
         assertEquals(7, value(iBarrel, mass));
         assertEquals(w.resolve("inst.turret"), w.parent(iBarrel));
         int anonChildren = 0;
-        for (long t : w.tableAccess().allTables().stream().flatMap(t -> java.util.Arrays.stream(t.entitiesCopy()).boxed()).mapToLong(x -> x).toArray()) {
+        for (long t : w.tableAccess().allTables().stream().flatMap(t -> java.util.Arrays.stream(t.entities()).boxed()).mapToLong(x -> x).toArray()) {
             if (w.isAlive(t) && w.parent(t) == inst && w.name(t) == null) {
                 anonChildren++;
                 assertTrue(w.owns(t, w.pair(Builtin.IS_A, anon)));

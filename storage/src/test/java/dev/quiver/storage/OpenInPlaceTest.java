@@ -88,10 +88,7 @@ class OpenInPlaceTest {
             // one row reads its chunk only
             assertNotEquals(0, t.entity(t.count() - 1));
             assertEquals(1, f.rowPagesRead(), "one row: its chunk's page only");
-            long[] last = new long[1];
-            t.copyEntities(t.count() - 1, t.count(), last, 0);
-            assertEquals(t.entity(t.count() - 1), last[0]);
-            assertEquals(t.entity(t.count() - 1), t.entityPage((t.count() - 1) >>> t.entityPageShift())[(t.count() - 1) & ((1 << t.entityPageShift()) - 1)]);
+            assertEquals(t.entity(t.count() - 1), t.entities(t.count() - 1, t.count())[t.count() - 1]);
             assertEquals(1, f.rowPagesRead());
             long sum = 0;
             for (int row = 0; row < t.count(); row++) {
@@ -341,7 +338,7 @@ class OpenInPlaceTest {
             assertTrue(e.getMessage().contains("rows page " + rowsKey), e.getMessage());
             e = assertThrows(CorruptionException.class, () -> t.entity(2 << 10)); // still refused: nothing half read
             assertTrue(e.getMessage().contains("rows page " + rowsKey), e.getMessage());
-            e = assertThrows(CorruptionException.class, t::entitiesCopy);
+            e = assertThrows(CorruptionException.class, t::entities);
             assertTrue(e.getMessage().contains("rows page " + rowsKey), e.getMessage());
             e = assertThrows(CorruptionException.class, r::check);
             assertTrue(e.getMessage().contains("rows page " + rowsKey), e.getMessage());

@@ -41,9 +41,10 @@ final class EachOps {
             if (n == 0 || ev.skip(tb)) {
                 continue;
             }
+            long[] ents = tb.entities();
             boolean builtins = false;
             for (int row = 0; row < n && !builtins; row++) {
-                builtins = Builtin.isBuiltin(tb.entity(row));
+                builtins = Builtin.isBuiltin(ents[row]);
             }
             if (!builtins && ev.wholeTable(s, slot) && ev.batchable(s, tb)) {
                 long saved = ev.startRows(slot, tb, 0, n);
@@ -55,10 +56,10 @@ final class EachOps {
                 continue;
             }
             for (int row = 0; row < n; row++) {
-                if (Builtin.isBuiltin(tb.entity(row))) {
+                if (Builtin.isBuiltin(ents[row])) {
                     continue;
                 }
-                ev.bindSource(slot, tb.entity(row), tb, row);
+                ev.bindSource(slot, ents[row], tb, row);
                 boolean r = k.go();
                 ev.b.values[slot] = 0;
                 if (!r) {

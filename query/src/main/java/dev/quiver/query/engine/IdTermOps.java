@@ -88,9 +88,10 @@ final class IdTermOps {
                 }
                 continue;
             }
+            long[] ents = tb.entities();
             if (ev.wholeTable(s, slot) && ev.batchable(s, tb)) {
                 long saved = ev.startRows(slot, tb, 0, n);
-                boolean r = ev.emitAll(s, t, m, tb.entity(0), k);
+                boolean r = ev.emitAll(s, t, m, ents[0], k);
                 ev.endRows(slot, saved);
                 if (!r) {
                     return false;
@@ -98,7 +99,7 @@ final class IdTermOps {
                 continue;
             }
             for (int row = 0; row < n; row++) {
-                long e = tb.entity(row);
+                long e = ents[row];
                 boolean r = ev.emitAllAt(s, t, m, slot, e, tb, row, k);
                 if (!r) {
                     return false;

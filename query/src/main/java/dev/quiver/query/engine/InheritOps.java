@@ -68,8 +68,9 @@ final class InheritOps {
                             m.add(other);
                         }
                     }
+                    long[] ents = tb.entities();
                     for (int row = 0, n = tb.count(); row < n; row++) {
-                        boolean r = ev.emitAllAt(s, t, m, slot, tb.entity(row), tb, row, k);
+                        boolean r = ev.emitAllAt(s, t, m, slot, ents[row], tb, row, k);
                         if (!r) {
                             return false;
                         }
@@ -252,6 +253,7 @@ final class InheritOps {
                         continue;
                     }
                 }
+                long[] ents = tb.entities();
                 for (int row = 0, n = tb.count(); row < n; row++) {
                     if (perRow) {
                         matchOwn(SparseOps.typeOf(ev.world, tb, row), 0, rels, sec, false, anyS, m);
@@ -269,7 +271,7 @@ final class InheritOps {
                     if (m.isEmpty()) {
                         continue;
                     }
-                    boolean r = ev.emitAllAt(s, t, m, slot, tb.entity(row), tb, row, k);
+                    boolean r = ev.emitAllAt(s, t, m, slot, ents[row], tb, row, k);
                     if (!r) {
                         return false;
                     }
@@ -310,8 +312,9 @@ final class InheritOps {
     /** {@link #selectPairs} over a table holding sparse markers: each row with its own logical type. */
     private boolean rowByRow(Step s, Table tb, int slot, long f, long[] rels, long sec, boolean anyF, boolean anyS,
                              LongArrayList m, LongArrayList from, Evaluator.Cont k) {
+        long[] ents = tb.entities();
         for (int row = 0, n = tb.count(); row < n; row++) {
-            long e = tb.entity(row);
+            long e = ents[row];
             inheritedPairs(SparseOps.typeOf(ev.world, tb, row), e, f, rels, sec, anyF, anyS, m, from);
             if (m.isEmpty()) {
                 continue;
@@ -328,9 +331,10 @@ final class InheritOps {
 
     /** Each row of {@code tb} bound to the source slot, with the matches {@code m} found on {@code from} (null: the row). */
     private boolean rows(Step s, Table tb, int slot, LongArrayList m, LongArrayList from, Evaluator.Cont k) {
+        long[] ents = tb.entities();
         for (int row = 0, n = tb.count(); row < n; row++) {
-            ev.bindSource(slot, tb.entity(row), tb, row);
-            boolean r = from == null ? ev.emitAll(s, s.term(), m, tb.entity(row), k) : emitFrom(s, m, from, k);
+            ev.bindSource(slot, ents[row], tb, row);
+            boolean r = from == null ? ev.emitAll(s, s.term(), m, ents[row], k) : emitFrom(s, m, from, k);
             ev.b.values[slot] = 0;
             if (!r) {
                 return false;

@@ -35,10 +35,11 @@ final class MemberOps {
             if (col == null) {
                 continue;
             }
+            long[] ents = tb.entities();
             int member = t.member().index();
             for (int row = 0; row < n; row++) {
-                ev.bindSource(slot, tb.entity(row), tb, row);
-                boolean r = match(s, t, col.word(member, row), tb.entity(row));
+                ev.bindSource(slot, ents[row], tb, row);
+                boolean r = match(s, t, col.word(member, row), ents[row]);
                 ev.b.values[slot] = 0;
                 ev.b.tables[slot] = null;
                 if (!r) {

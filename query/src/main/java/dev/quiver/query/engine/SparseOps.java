@@ -182,12 +182,13 @@ final class SparseOps {
             return selectTargetRuns(s, t, tb, st, rel, anyS, slot, k);
         }
         Located loc = want < 0 && locatesTarget(t, slot) ? ev.located(s) : null;
+        long[] ents = tb.entities();
         int n = tb.count();
         int chunk = loc != null ? Located.WINDOW : Located.CHUNK;
-        TargetSlice rows = new TargetSlice(s, t, tb, st, rel, want, anyS, slot, new int[Math.min(n, chunk)], loc, k);
+        TargetSlice rows = new TargetSlice(s, t, tb, st, rel, want, anyS, slot, ents, new int[Math.min(n, chunk)], loc, k);
         for (int from = 0; from < n; from += chunk) {
             int len = Math.min(chunk, n - from);
-            st.firsts(rel, tb, from, len, rows.firsts);
+            st.firsts(rel, ents, from, len, rows.firsts);
             if (loc != null) {
                 loc.ofInIndexOrder(ev.world, rows.firsts, len); // several targets (negative) and none (0) locate nothing
             }
@@ -215,6 +216,7 @@ final class SparseOps {
         private final int want;
         private final boolean anyS;
         private final int slot;
+        private final long[] ents;
         /** The first targets of the current chunk of rows ({@link SparseStore#firsts}). */
         final int[] firsts;
         private final Located loc;
@@ -222,7 +224,7 @@ final class SparseOps {
         private final LongArrayList m = new LongArrayList(2);
 
         TargetSlice(Step s, ResolvedTerm t, Table tb, SparseStore st, int rel, int want, boolean anyS, int slot,
-                    int[] firsts, Located loc, Evaluator.Cont k) {
+                    long[] ents, int[] firsts, Located loc, Evaluator.Cont k) {
             this.s = s;
             this.t = t;
             this.tb = tb;
@@ -231,6 +233,7 @@ final class SparseOps {
             this.want = want;
             this.anyS = anyS;
             this.slot = slot;
+            this.ents = ents;
             this.firsts = firsts;
             this.loc = loc;
             this.k = k;
@@ -240,7 +243,7 @@ final class SparseOps {
         boolean run(int from, int i0, int i1) {
             for (int i = i0; i < i1; i++) {
                 int row = from + i;
-                long e = tb.entity(row);
+                long e = ents[row];
                 int src = Ids.index(e);
                 int f = firsts[i];
                 int t0 = Math.abs(f);
@@ -317,8 +320,9 @@ final class SparseOps {
     private boolean selectTargetRuns(Step s, ResolvedTerm t, Table tb, SparseStore st, int rel, boolean anyS, int slot,
                                      Evaluator.Cont k) {
         int n = tb.count();
+        long[] ents = tb.entities();
         int[] firsts = new int[n];
-        st.firsts(rel, tb, 0, n, firsts);
+        st.firsts(rel, ents, 0, n, firsts);
         LongArrayList m = new LongArrayList(4);
         int run = -1;
         for (int row = 0; row <= n; row++) {
@@ -336,10 +340,10 @@ final class SparseOps {
             if (f < 0) { // several targets: one single-row result per target
                 m.clear();
                 m.add(Ids.pairOfIndices(rel, -f));
-                for (int x : st.more(rel, Ids.index(tb.entity(row)))) {
+                for (int x : st.more(rel, Ids.index(ents[row]))) {
                     m.add(Ids.pairOfIndices(rel, x));
                 }
-                boolean r = ev.emitAllAt(s, t, m, slot, tb.entity(row), tb, row, k);
+                boolean r = ev.emitAllAt(s, t, m, slot, ents[row], tb, row, k);
                 if (!r) {
                     return false;
                 }

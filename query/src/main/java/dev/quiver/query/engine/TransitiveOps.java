@@ -327,6 +327,7 @@ final class TransitiveOps {
                 continue;
             }
             boolean perRow = c.perRow(tb);
+            long[] ents = tb.entities();
             boolean whole = ev.wholeTable(s, slot) && ev.batchable(s, tb);
             if (whole && !perRow) {
                 if (!emitRun(s, t, rel, tb, 0, n, c.tableClosure(tb), slot, k)) {
@@ -342,7 +343,7 @@ final class TransitiveOps {
             }
             int[] cl = perRow ? null : c.tableClosure(tb);
             for (int row = 0; row < n; row++) {
-                long src = tb.entity(row);
+                long src = ents[row];
                 if (perRow) {
                     cl = c.entityClosure(tb, src);
                 }
@@ -414,18 +415,19 @@ final class TransitiveOps {
         int n = tb.count();
         long rel = t.first().entity();
         SparseStore st = ev.world.tableAccess().sparse().store();
+        long[] ents = tb.entities();
         // read a slice at a time: one array the size of a million-row table per run would be a
         // humongous allocation (each starts a concurrent collection cycle of G1)
         int[] firsts = new int[Math.min(n, FIRSTS_SLICE)];
         int base = 0, len = Math.min(n, FIRSTS_SLICE);
-        st.firsts(Ids.index(rel), tb, 0, len, firsts);
+        st.firsts(Ids.index(rel), ents, 0, len, firsts);
         TargetRuns runs = new TargetRuns(); // this walk's own: a later step may walk another table meanwhile
         int row = 0;
         while (row < n) {
             if (row >= base + len) {
                 base = row;
                 len = Math.min(n - base, FIRSTS_SLICE);
-                st.firsts(Ids.index(rel), tb, base, len, firsts);
+                st.firsts(Ids.index(rel), ents, base, len, firsts);
             }
             int f = firsts[row - base];
             int end = row + 1;
@@ -434,7 +436,7 @@ final class TransitiveOps {
                     if (end >= base + len) { // the run goes on past the slice: read the next one
                         base = end;
                         len = Math.min(n - base, FIRSTS_SLICE);
-                        st.firsts(Ids.index(rel), tb, base, len, firsts);
+                        st.firsts(Ids.index(rel), ents, base, len, firsts);
                     }
                     if (firsts[end - base] != f) {
                         break;

@@ -64,8 +64,9 @@ final class UpTraversal {
         LongArrayList candidates = new LongArrayList();
         LongArrayList queue = new LongArrayList();
         for (Table tb : SparseOps.tables(world, pattern(t))) {
+            long[] ents = tb.entities();
             for (int row = 0, n = tb.count(); row < n; row++) {
-                long h = tb.entity(row);
+                long h = ents[row];
                 queue.add(h);
                 if (up.self() && seen.add(h)) {
                     candidates.add(h);

@@ -45,7 +45,6 @@ public final class TableResult {
     private final ResultShape shape;
     private final long writeCount;
     private final Table table;
-    /** The step's entity when it has no table (count 1), else null: a table's rows are read from its pages. */
     private final long[] entities;
     private final int offset;
     private final int count;
@@ -77,11 +76,12 @@ public final class TableResult {
         long self = b.value(0);
         Table t = b.table(0);
         if (t != null && b.batchRows() > 0) {
-            return new TableResult(shape, t, null, b.batchOffset(), b.batchRows(), data, rowIds(b, nf));
+            return new TableResult(shape, t, t.entities(b.batchOffset(), b.batchOffset() + b.batchRows()), b.batchOffset(),
+                b.batchRows(), data, rowIds(b, nf));
         }
         int row = b.row(0);
         if (t != null && row >= 0 && row < t.count() && t.entity(row) == self) {
-            return new TableResult(shape, t, null, row, 1, data, null);
+            return new TableResult(shape, t, t.entities(row, row + 1), row, 1, data, null);
         }
         return new TableResult(shape, null, new long[] {self}, 0, 1, data, null);
     }
@@ -195,34 +195,26 @@ public final class TableResult {
         return table;
     }
 
-    /** The first row of this step in {@link #table()} (0 when that is null). */
+    /** The first row of this step in {@link #table()} (0 when that is null: {@link #entities()} then holds just this step's entity). */
     public int offset() {
         return offset;
     }
 
     /**
-     * Copies the {@code $this} entities of the step's {@link #count()} rows into {@code dst} from
-     * {@code off} on (row {@code i} at {@code off + i}; 0 when the query has no {@code $this}).
-     * A step over a table reads them from the table's entity pages ({@link Table#copyEntities}).
+     * The {@code $this} entities: positions {@link #offset()} to {@code offset() + count() - 1}
+     * of the returned array. The table's own array, not a copy: do not modify it.
      *
      * @throws WorldChangedException when the world was written since this step was made
-     * @throws IndexOutOfBoundsException when they do not fit {@code dst}
      */
-    public void copyEntities(long[] dst, int off) {
+    public long[] entities() {
         checkFresh();
-        if (table != null) {
-            table.copyEntities(offset, offset + count, dst, off);
-        } else {
-            Objects.checkFromIndexSize(off, count, dst.length);
-            System.arraycopy(entities, 0, dst, off, count);
-        }
+        return entities;
     }
 
     /** The {@code $this} entity of row {@code i} (0 to {@code count() - 1}); 0 when the query has no {@code $this}. */
     public long entity(int i) {
         checkFresh();
-        Objects.checkIndex(i, count);
-        return table != null ? table.entity(offset + i) : entities[i];
+        return entities[offset + Objects.checkIndex(i, count)];
     }
 
     /**

@@ -103,8 +103,9 @@ public final class Exporter {
             for (int c = 0; c < columns.length; c++) {
                 base[c] = Ids.isPair(columns[c].id()) ? -1 : layout.vertexBase(columns[c].id());
             }
+            long[] entities = t.entities();
             for (int r = 0; r < count; r++) {
-                long e = t.entity(r);
+                long e = entities[r];
                 if (Builtin.isBuiltin(e) || (keep != null && !keep.test(e))) {
                     continue;
                 }
@@ -133,6 +134,7 @@ public final class Exporter {
             if (count == 0 || t.hasId(Builtin.DISABLED_RELATIONSHIP)) {
                 continue; // toggle companions (R~, rules.Toggles) are hidden: no vertex, no edge
             }
+            long[] entities = t.entities();
             for (long pair : t.type()) {
                 if (Ids.isPair(pair) && Ids.second(pair) == Ids.WILDCARD_INDEX) {
                     n += writeSparseEdges(world, layout, keep, sink, t, Ids.first(pair), relationshipPaths, row);
@@ -150,7 +152,7 @@ public final class Exporter {
                 Column data = t.column(pair);
                 int base = data == null ? -1 : layout.edgeBase(world, pair);
                 for (int r = 0; r < count; r++) {
-                    long src = t.entity(r);
+                    long src = entities[r];
                     if (Builtin.isBuiltin(src) || (keep != null && !keep.test(src))) {
                         continue;
                     }

@@ -291,7 +291,7 @@ public final class SparsePairs {
             var rm = new LongArrayList();
             long[] newType = Types.insert(Types.withoutPairsOf(t.type(), rel, rm), marker);
             removed = rm.toLongArray();
-            long[] ents = t.entitiesCopy();
+            long[] ents = Arrays.copyOf(t.entities(), t.count());
             for (long e : ents) {
                 int idx = Ids.index(e);
                 moves.move(idx, newType);

@@ -115,36 +115,14 @@ public final class SparseStore {
      * more targets ({@link #more}); 0 when it has none.
      */
     public void firsts(int rel, long[] sources, int from, int n, int[] out) {
-        firsts(column(rel), sources, from, n, out, 0);
-    }
-
-    /**
-     * {@link #firsts(int, long[], int, int, int[])} for the sources in rows {@code [from, from + n)}
-     * of table {@code t}, read page by page ({@link Table#entityPage}: a lazily read table reads
-     * only the chunks holding those rows): {@code out[i]} is for row {@code from + i}.
-     *
-     * @throws IndexOutOfBoundsException when the rows are not rows of {@code t}
-     */
-    public void firsts(int rel, Table t, int from, int n, int[] out) {
-        java.util.Objects.checkFromIndexSize(from, n, t.count());
         Column c = column(rel);
-        int shift = t.entityPageShift(), mask = (1 << shift) - 1;
-        for (int i = 0; i < n; ) {
-            int row = from + i;
-            int len = Math.min(n - i, (1 << shift) - (row & mask));
-            firsts(c, t.entityPage(row >>> shift), row & mask, len, out, i);
-            i += len;
-        }
-    }
-
-    private static void firsts(Column c, long[] sources, int from, int n, int[] out, int off) {
         int[][] first = c == null ? new int[0][] : c.first;
         int capacity = c == null ? 0 : c.capacity;
         boolean overflow = c != null && !c.more.isEmpty();
         for (int i = 0; i < n; i++) {
             int src = dev.quiver.index.Ids.index(sources[from + i]);
             int f = src < capacity ? first[src >>> SHIFT][src & MASK] : 0;
-            out[off + i] = f != 0 && overflow && c.more.containsKey(src) ? -f : f;
+            out[i] = f != 0 && overflow && c.more.containsKey(src) ? -f : f;
         }
     }
 

@@ -14,25 +14,11 @@ import java.util.Arrays;
  * storage module calls the mutators ({@link #append}, {@link #removeSwap}).
  */
 public final class Table {
-    /** log2 of the rows per entity page of a table that is not read lazily (1,024 rows: 8 KiB pages). */
-    public static final int PAGE_SHIFT = 10;
     private final int id;
     private final long[] type;
     private final Column[] columns;
     private final long[] columnIds;
-    /**
-     * The rows' entities as pages of {@code 1 << pageShift} rows (row r is {@code
-     * entityPages[r >>> pageShift][r & pageMask]}): every page but the last holds a full page, the
-     * last at least the rows it must hold; a lazily read table's pages are null until their chunk's
-     * entities are read (its pages are its chunks). Growth adds pages or grows the last one, never
-     * copying the rows of full pages (issue 8: a whole-table array was copied at each eighth of
-     * growth, and a lazily read table allocated it whole at its first chunk).
-     */
-    private long[][] entityPages;
-    private int pageShift = PAGE_SHIFT;
-    private int pageMask = (1 << PAGE_SHIFT) - 1;
-    /** Rows the entity pages hold once every page is in memory (a lazily read table's: {@link #count}). */
-    private int capacity;
+    private long[] entities;
     private int count;
     /** Reads a chunk of rows when first touched ({@link #lazyRows}); null once every row is in memory, values included. */
     private ChunkReader chunkReader;
@@ -62,8 +48,7 @@ public final class Table {
         for (int i = 0; i < columnIds.length; i++) {
             columns[i] = new Column(columnIds[i], schemas[i], cap);
         }
-        entityPages = new long[][] {new long[cap]};
-        capacity = cap;
+        entities = new long[cap];
         prefab = Arrays.binarySearch(type, Builtin.PREFAB) >= 0;
         disabled = Arrays.binarySearch(type, Builtin.DISABLED) >= 0;
         companion = Arrays.binarySearch(type, Builtin.DISABLED_RELATIONSHIP) >= 0;
@@ -133,12 +118,11 @@ public final class Table {
     /**
      * Internal (storage only): the table's {@code count} rows are read chunk by chunk ({@code 1 <<
      * chunkShift} rows each) by {@code reader} the first time a row of the chunk is touched
-     * ({@link #entity}, {@link #entityPage}, {@link #copyEntities}: the chunks' entities only), or all at once by
-     * the whole-table accessors ({@link #entitiesCopy()}: every entity; {@link #columns()},
+     * ({@link #entity}, {@link #entities(int, int)}: the chunk's entities only), or all at once by
+     * the whole-table accessors ({@link #entities()}: every entity; {@link #columns()},
      * {@link #column}: entities and values) and the mutators (open in place, issue 8 section 2);
      * {@link #count()} answers without reading. The columns' arrays take every row only when
-     * values are first read; the entity pages are the chunks, each allocated at its chunk's first
-     * read. The table must be empty.
+     * values are first read. The table must be empty.
      */
     public void lazyRows(int count, int chunkShift, ChunkReader reader) {
         if (this.count != 0) {
@@ -146,10 +130,6 @@ public final class Table {
         }
         this.count = count;
         this.chunkShift = chunkShift;
-        this.pageShift = chunkShift;
-        this.pageMask = (1 << chunkShift) - 1;
-        this.entityPages = new long[count == 0 ? 0 : ((count - 1) >>> chunkShift) + 1][]; // each chunk's page at its first read
-        this.capacity = count;
         this.chunksLeft = count == 0 ? 0 : ((count - 1) >>> chunkShift) + 1;
         this.chunksRead = new long[(chunksLeft + 63) >>> 6];
         this.chunkReader = chunksLeft == 0 ? null : reader;
@@ -167,14 +147,16 @@ public final class Table {
 
     /** Reads the chunks holding rows {@code [from, to)} that are not in memory yet, values included. */
     private void readChunks(int from, int to) {
+        if (entities.length < count) { // the entity array takes every row at the first chunk read
+            entities = Arrays.copyOf(entities, count);
+        }
         if (chunksLeft == ((count - 1) >>> chunkShift) + 1) { // the columns take every row at the first chunk of values
             for (Column c : columns) {
-                c.grow(capacity); // as many rows as the entity pages: append grows them together
+                c.grow(entities.length); // as long as the entity array: append grows them together
             }
         }
         for (int ch = from >>> chunkShift, last = (Math.max(from, to - 1)) >>> chunkShift; ch <= last && chunkReader != null; ch++) {
             if ((chunksRead[ch >>> 6] & 1L << ch) == 0) {
-                entityPageFor(ch);
                 chunkReader.read(this, ch, true); // a failure leaves the chunk unread: the next touch reads it again
                 chunksRead[ch >>> 6] |= 1L << ch;
                 entityChunkRead(ch);
@@ -188,19 +170,14 @@ public final class Table {
 
     /** Reads the entities of the chunks holding rows {@code [from, to)} that are not in memory yet (not their values). */
     private void readEntities(int from, int to) {
+        if (entities.length < count) {
+            entities = Arrays.copyOf(entities, count);
+        }
         for (int ch = from >>> chunkShift, last = (Math.max(from, to - 1)) >>> chunkShift; ch <= last && entityReader != null; ch++) {
             if ((entitiesRead[ch >>> 6] & 1L << ch) == 0) {
-                entityPageFor(ch);
                 entityReader.read(this, ch, false);
                 entityChunkRead(ch);
             }
-        }
-    }
-
-    /** Allocates the entity page of chunk {@code ch} of a lazily read table (its rows exactly) unless it is there. */
-    private void entityPageFor(int ch) {
-        if (entityPages[ch] == null) {
-            entityPages[ch] = new long[Math.min(1 << pageShift, capacity - (ch << pageShift))];
         }
     }
 
@@ -216,7 +193,7 @@ public final class Table {
 
     /** Internal (storage only): the entity of a row being read into place by a {@link ChunkReader}. */
     public void setEntityAt(int row, long entity) {
-        entityPages[row >>> pageShift][row & pageMask] = entity;
+        entities[row] = entity;
     }
 
     /** Number of rows. */
@@ -224,73 +201,31 @@ public final class Table {
         return count;
     }
 
-    /** The entity at a row (a lazily read table reads the entities of the row's chunk first). */
+    /** The entity at a row. */
     public long entity(int row) {
         if (entityReader != null) {
             readEntities(row, row + 1);
         }
-        return entityPages[row >>> pageShift][row & pageMask];
+        return entities[row];
     }
 
-    /**
-     * log2 of the rows per entity page ({@link #entityPage}): row {@code r} is entry {@code
-     * r & ((1 << entityPageShift()) - 1)} of page {@code r >>> entityPageShift()}. The same for the
-     * table's life but for a lazily read table, whose pages are its chunks ({@link #lazyRows}).
-     */
-    public int entityPageShift() {
-        return pageShift;
-    }
-
-    /**
-     * The entity page {@code page}: rows {@code page << entityPageShift()} on, as many as the table
-     * holds there (the page may be longer: entries past {@link #count()} are not rows). A lazily
-     * read table reads that page's entities only. The table's own page, not a copy: do not modify;
-     * valid until the table is next written.
-     *
-     * @param page from 0 to {@code (count() - 1) >>> entityPageShift()}
-     * @throws IndexOutOfBoundsException when no row of the table lies in that page
-     */
-    public long[] entityPage(int page) {
-        if (page < 0 || (long) page << pageShift >= count) {
-            throw new IndexOutOfBoundsException("entity page " + page + " of a table of " + count + " rows");
-        }
+    /** The entity array; valid up to {@link #count()}. Do not modify. */
+    public long[] entities() {
         if (entityReader != null) {
-            readEntities(page << pageShift, page << pageShift);
+            readEntities(0, count);
         }
-        return entityPages[page];
+        return entities;
     }
 
     /**
-     * Copies the entities of rows {@code [from, to)} into {@code dst} from {@code off} on (a lazily
-     * read table reads only the chunks holding them).
-     *
-     * @throws IndexOutOfBoundsException when the rows are not rows of the table or do not fit {@code dst}
+     * The entity array with at least rows {@code [from, to)} in memory (a lazily read table reads
+     * only the chunks holding them); other rows may not be read yet. Do not modify.
      */
-    public void copyEntities(int from, int to, long[] dst, int off) {
-        java.util.Objects.checkFromToIndex(from, to, count);
-        java.util.Objects.checkFromIndexSize(off, to - from, dst.length);
-        if (from == to) {
-            return;
-        }
+    public long[] entities(int from, int to) {
         if (entityReader != null) {
             readEntities(from, to);
         }
-        for (int r = from; r < to; ) {
-            int end = Math.min(to, ((r >>> pageShift) + 1) << pageShift);
-            System.arraycopy(entityPages[r >>> pageShift], r & pageMask, dst, off + r - from, end - r);
-            r = end;
-        }
-    }
-
-    /**
-     * A new array of every row's entity, in row order ({@link #count()} entries). Costs a copy of
-     * the whole table (8 bytes a row) and reads every chunk of a lazily read table: for cold paths
-     * (export, checks); a walk over rows reads {@link #entityPage pages} or {@link #entity}.
-     */
-    public long[] entitiesCopy() {
-        long[] out = new long[count];
-        copyEntities(0, count, out, 0);
-        return out;
+        return entities;
     }
 
     /**
@@ -365,49 +300,20 @@ public final class Table {
         if (chunkReader != null) {
             readChunks(0, count);
         }
-        if (count == capacity) {
-            growEntityPages();
+        if (count == entities.length) {
+            int cap = Capacity.grown(count, count + 1L); // by an eighth when large: at most 12.5 % unused rows
+            entities = Arrays.copyOf(entities, cap);
             for (Column c : columns) {
-                c.grow(capacity);
+                c.grow(cap);
             }
         }
-        entityPages[count >>> pageShift][count & pageMask] = entity;
+        entities[count] = entity;
         return count++;
     }
 
-    /**
-     * Room for at least one more row ({@code count == capacity}, every page in memory): the last
-     * page doubles up to a full page, then a full page is added; no full page is copied.
-     */
-    private void growEntityPages() {
-        if (count >= Capacity.MAX) {
-            throw new IllegalStateException("a table holds at most " + Capacity.MAX + " rows");
-        }
-        int page = count >>> pageShift;
-        if (page >= entityPages.length) {
-            entityPages = Arrays.copyOf(entityPages, Math.max(page + 1, entityPages.length + (entityPages.length >>> 1) + 1));
-        }
-        long[] last = entityPages[page];
-        entityPages[page] = last == null ? new long[page == 0 ? 4 : 1 << pageShift]
-            : Arrays.copyOf(last, Math.min(1 << pageShift, Math.max(4, 2 * last.length)));
-        capacity = (page << pageShift) + entityPages[page].length;
-    }
-
-    /**
-     * The entity pages in memory ({@link #entityPage}): a lazily read table's grow one by one as
-     * its chunks' entities are read; for tests and statistics.
-     */
-    public int entityPagesHeld() {
-        int n = 0;
-        for (long[] p : entityPages) {
-            n += p != null ? 1 : 0;
-        }
-        return n;
-    }
-
-    /** The rows the table's entity pages hold now (at least {@link #count()} once its rows are read); for tests and statistics. */
+    /** The rows the table's arrays hold now (at least {@link #count()} once its rows are read); for tests and statistics. */
     public int capacity() {
-        return capacity;
+        return entities.length;
     }
 
     /**
@@ -421,15 +327,14 @@ public final class Table {
         }
         int last = --count;
         long moved = 0;
-        long[] lastPage = entityPages[last >>> pageShift];
         if (row != last) {
-            moved = lastPage[last & pageMask];
-            entityPages[row >>> pageShift][row & pageMask] = moved;
+            moved = entities[last];
+            entities[row] = moved;
             for (Column c : columns) {
                 c.copyRow(last, c, row);
             }
         }
-        lastPage[last & pageMask] = 0;
+        entities[last] = 0;
         for (Column c : columns) {
             c.clear(last);
         }
@@ -443,10 +348,7 @@ public final class Table {
             chunksRead = null;
             entityReader = null;
             entitiesRead = null;
-            entityPages = new long[][] {new long[4]};
-            pageShift = PAGE_SHIFT;
-            pageMask = (1 << PAGE_SHIFT) - 1;
-            capacity = 4;
+            entities = new long[4];
             for (Column c : columns) {
                 c.reset(4);
             }
@@ -454,7 +356,7 @@ public final class Table {
             return;
         }
         for (int r = 0; r < count; r++) {
-            entityPages[r >>> pageShift][r & pageMask] = 0;
+            entities[r] = 0;
             for (Column c : columns) {
                 c.clear(r);
             }
