@@ -123,18 +123,10 @@ final class BlockNames {
 
     /** Points {@code out} at entry k's UTF-8 bytes in the arena (no copy); false when anonymous. */
     boolean bytes(int k, NameBytes out) {
-        int p = at[k] - 1;
-        if (p < 0) {
+        if (at[k] == 0) {
             return false;
         }
-        int v = 0, shift = 0;
-        byte b;
-        do {
-            b = bytes[p++];
-            v |= (b & 0x7F) << shift;
-            shift += 7;
-        } while (b < 0);
-        out.set(bytes, p, v);
+        out.set(bytes, start(k), length(k));
         return true;
     }
 
