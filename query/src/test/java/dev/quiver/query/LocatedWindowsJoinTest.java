@@ -60,18 +60,8 @@ class LocatedWindowsJoinTest {
             w.transaction(x -> {
                 long likes = x.entity("Likes");
                 x.add(likes, Builtin.DONT_FRAGMENT);
-                long other = x.entity("Other");
                 long[] target = new long[TARGETS];
-                for (int i = 0; i < TARGETS; i++) {
-                    target[i] = x.entity();
-                    number.put(target[i], i);
-                    if (i % 11 != 0) {
-                        x.set(target[i], pos, Map.of("x", (double) i));
-                    }
-                    if (i % 3 == 0) { // targets in two tables
-                        x.add(target[i], other);
-                    }
-                }
+                ScatteredTargetsJoinTest.makeTargets(x, pos, target, number);
                 Random rnd = new Random(seed);
                 int groups = TABLE_ROWS.length + 2;
                 for (int g = 0; g < groups; g++) {

@@ -55,17 +55,7 @@ class ScatteredTargetsJoinTest {
             w.transaction(x -> {
                 long likes = x.entity("Likes");
                 x.add(likes, Builtin.DONT_FRAGMENT);
-                long other = x.entity("Other");
-                for (int i = 0; i < TARGETS; i++) {
-                    target[i] = x.entity();
-                    number.put(target[i], i);
-                    if (i % 11 != 0) {
-                        x.set(target[i], pos, Map.of("x", (double) i));
-                    }
-                    if (i % 3 == 0) { // targets in two tables
-                        x.add(target[i], other);
-                    }
-                }
+                makeTargets(x, pos, target, number);
                 Random rnd = new Random(seed);
                 for (int h = 0; h < HOLDERS; h++) {
                     holder[h] = x.entity();
@@ -121,6 +111,25 @@ class ScatteredTargetsJoinTest {
             Collections.sort(want);
             Collections.sort(got);
             assertEquals(want, got, what + ": one row per pair whose target has Pos");
+        }
+    }
+
+    /**
+     * Fills {@code target} with new entities, each numbered by its position in {@code number}: all
+     * but every 11th with Pos {x: its number}, and every 3rd also with the tag Other, so that the
+     * targets lie in two tables (the targets of this test and of {@link LocatedWindowsJoinTest}).
+     */
+    static void makeTargets(World x, long pos, long[] target, Map<Long, Integer> number) {
+        long other = x.entity("Other");
+        for (int i = 0; i < target.length; i++) {
+            target[i] = x.entity();
+            number.put(target[i], i);
+            if (i % 11 != 0) {
+                x.set(target[i], pos, Map.of("x", (double) i));
+            }
+            if (i % 3 == 0) {
+                x.add(target[i], other);
+            }
         }
     }
 }
