@@ -173,8 +173,9 @@ public final class Quiver implements Callable<Integer> {
         if (training != null) { // the launcher's class-data training run, not a user command
             int code;
             try {
-                code = ClassDataTraining.train(java.nio.file.Path.of(training));
-            } catch (java.io.IOException e) {
+                code = ClassDataTraining.train(java.nio.file.Path.of(training),
+                        System.getProperty(ClassDataTraining.SET_PROPERTY, ClassDataTraining.ALL));
+            } catch (java.io.IOException | IllegalArgumentException e) {
                 System.err.println("quiver: class-data training failed: " + e);
                 code = ExitCodes.FAILURE;
             }
