@@ -52,6 +52,17 @@ public final class Quiver implements Callable<Integer> {
             Map.entry("disable", ToggleCommand.Disable.class), Map.entry("enable", ToggleCommand.Enable.class),
             Map.entry("defrel", DefrelCommand.class), Map.entry("help", HelpCommand.class));
 
+    /** picocli's system property of regular expressions (comma-separated) of built-in converters to leave out. */
+    static final String CONVERTER_EXCLUDES_PROPERTY = "picocli.converters.excludes";
+
+    /**
+     * The built-in converters no option of Quiver's needs and each {@code new CommandLine} would
+     * look up by reflection: those of java.sql and java.time (picocli loads each class and reads
+     * its methods to find the parse method; about 6 ms of a short command's main-thread CPU).
+     * Set by {@link #commandLine} unless already set.
+     */
+    static final String CONVERTER_EXCLUDES = "java\\.sql\\..*,java\\.time\\..*";
+
     /** The model of this command, set by {@link #spec}. */
     private CommandSpec spec;
 
@@ -141,6 +152,9 @@ public final class Quiver implements Callable<Integer> {
 
     private static CommandLine commandLine(PrintWriter out, PrintWriter err, boolean interactive,
                                            Collection<Class<?>> subcommands) {
+        if (System.getProperty(CONVERTER_EXCLUDES_PROPERTY) == null) {
+            System.setProperty(CONVERTER_EXCLUDES_PROPERTY, CONVERTER_EXCLUDES);
+        }
         Errors errors = new Errors();
         Quiver root = new Quiver(interactive);
         CommandLine cl = new CommandLine(spec(root));
@@ -173,8 +187,9 @@ public final class Quiver implements Callable<Integer> {
         if (training != null) { // the launcher's class-data training run, not a user command
             int code;
             try {
-                code = ClassDataTraining.train(java.nio.file.Path.of(training));
-            } catch (java.io.IOException e) {
+                code = ClassDataTraining.train(java.nio.file.Path.of(training),
+                        System.getProperty(ClassDataTraining.SET_PROPERTY, ClassDataTraining.ALL));
+            } catch (java.io.IOException | IllegalArgumentException e) {
                 System.err.println("quiver: class-data training failed: " + e);
                 code = ExitCodes.FAILURE;
             }

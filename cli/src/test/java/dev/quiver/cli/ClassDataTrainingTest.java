@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -23,6 +24,17 @@ class ClassDataTrainingTest {
         CliRunner.Run r = CliRunner.run("query", tmp.resolve("train/world").toString(), "(KindOf, $x)", "--format", "count");
         assertEquals(0, r.exit(), r.err());
         assertEquals("6", r.out().trim(), "the three KindOf lines, transitive: a-b, a-c, a-d, b-c, b-d, c-d");
+    }
+
+    @Test
+    void theReadSetRunsOnTheWorldTheGeneralSetLeftAndFailsWithoutOne() throws Exception {
+        Path dir = tmp.resolve("train");
+        assertEquals(ExitCodes.FAILURE, ClassDataTraining.train(dir, ClassDataTraining.READ), "no world yet");
+        assertEquals(ExitCodes.OK, ClassDataTraining.train(dir, ClassDataTraining.ALL));
+        assertEquals(ExitCodes.OK, ClassDataTraining.train(dir, ClassDataTraining.READ));
+        CliRunner.Run r = CliRunner.run("query", dir.resolve("world").toString(), "(PartOf, $x)", "--format", "count");
+        assertEquals(ClassDataTraining.TREE_NODES - 1, Integer.parseInt(r.out().trim()), "the read set changed nothing");
+        assertThrows(IllegalArgumentException.class, () -> ClassDataTraining.train(dir, "reads"));
     }
 
     @Test
