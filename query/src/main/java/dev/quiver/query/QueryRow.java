@@ -149,19 +149,23 @@ public final class QueryRow {
         if (!fieldSet(i)) {
             return null;
         }
-        if (self(i)) {
-            return group.table;
-        }
-        return group.sourceTable(i);
+        return self(i) ? group.table : group.sourceTable(i);
     }
 
-    /** The row of field {@code i}'s source in {@link #fieldTable(int)}; -1 when that is null. */
+    /**
+     * The row of field {@code i}'s source in {@link #fieldTable(int)}; -1 when that is null. (The
+     * same tests as fieldTable's, made once: a join reads both for every row.)
+     *
+     * @throws IndexOutOfBoundsException when there is no such field
+     */
     public int fieldRow(int i) {
-        Table t = fieldTable(i);
-        if (t == null) {
+        if (!fieldSet(i)) {
             return -1;
         }
-        return self(i) ? thisRow() : group.sourceRow(i);
+        if (self(i)) {
+            return thisRow();
+        }
+        return group.sourceTable(i) == null ? -1 : group.sourceRow(i);
     }
 
     /**

@@ -405,12 +405,16 @@ public final class Evaluator {
 
     // ------------------------------------------------------------------ dispatch
 
+    /**
+     * Runs step {@code s} under the current bindings. Kept short (the id terms' dispatch here, the
+     * other kinds in {@link #execOther}, the unbound-requirement and blocked cases out of line), so
+     * that the JIT inlines it into the continuation that calls it: it is on the path of every
+     * result (RG-1 join: once per located row, where a 446-byte exec was too large to inline).
+     */
     boolean exec(Step s) {
-        for (int slot : s.requires()) {
-            if (b.values[slot] == 0) {
-                unsetField(s.field());
-                return next[s.id()].go();
-            }
+        if (s.requires().length != 0 && !requiresBound(s)) {
+            unsetField(s.field());
+            return next[s.id()].go();
         }
         if (blocked(s)) {
             return true;
@@ -418,6 +422,23 @@ public final class Evaluator {
         switch (s.kind()) {
             case SELECT: return s.term().inherit().none() ? idTerms.selectOwn(s) : inheritance.select(s);
             case WITH: return s.term().inherit().none() ? idTerms.with(s) : inheritance.with(s);
+            default: return execOther(s);
+        }
+    }
+
+    /** True when every slot {@code s} requires is bound (else the step is skipped, its field unset). */
+    private boolean requiresBound(Step s) {
+        for (int slot : s.requires()) {
+            if (b.values[slot] == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@link #exec} of the kinds other than the id terms' SELECT and WITH. */
+    private boolean execOther(Step s) {
+        switch (s.kind()) {
             case TRANS_DOWN: return transitive.down(s);
             case TRANS_UP: return transitive.up(s);
             case TRANS_ALL: return transitive.all(s);
@@ -472,43 +493,57 @@ public final class Evaluator {
         return true;
     }
 
-    /** Binds the term's first/second variables from a matched id, writes the field, continues. */
+    /**
+     * Binds the term's first/second variables from a matched id, writes the field, continues. A
+     * pair term's binding is {@link #emitPair}'s, so that this stays short enough to inline where a
+     * step emits once per row (an id term on a located variable: RG-1 join).
+     */
     boolean emit(Step s, ResolvedTerm t, long id, long src, Cont k) {
+        if (t.second() != null) {
+            return emitPair(s, t, id, src, k);
+        }
+        int fs = -1;
+        long reported = id;
+        if (t.first().isVar()) {
+            int r = bindOrCompare(t.first().slot(), id);
+            if (r == FAIL) {
+                return true;
+            }
+            fs = r;
+        }
+        if (t.first().kind() == Operand.Kind.ANY) {
+            reported = Ids.WILDCARD;
+        }
+        setField(s.field(), reported, src);
+        boolean r = k.go();
+        unbind(fs);
+        return r;
+    }
+
+    /** {@link #emit} of a pair term: binds its first and second variables from the pair {@code id}. */
+    private boolean emitPair(Step s, ResolvedTerm t, long id, long src, Cont k) {
         int fs = -1, ss = -1;
         long reported = id;
-        if (t.second() != null) {
-            if (t.first().isVar()) {
-                long v = world.entityOfIndex(Ids.first(id));
-                int r = bindOrCompare(t.first().slot(), v);
-                if (r == FAIL) {
-                    return true;
-                }
-                fs = r;
+        if (t.first().isVar()) {
+            long v = world.entityOfIndex(Ids.first(id));
+            int r = bindOrCompare(t.first().slot(), v);
+            if (r == FAIL) {
+                return true;
             }
-            if (t.second().isVar()) {
-                long v = world.entityOfIndex(Ids.second(id));
-                int r = bindOrCompare(t.second().slot(), v);
-                if (r == FAIL) {
-                    unbind(fs);
-                    return true;
-                }
-                ss = r;
+            fs = r;
+        }
+        if (t.second().isVar()) {
+            long v = world.entityOfIndex(Ids.second(id));
+            int r = bindOrCompare(t.second().slot(), v);
+            if (r == FAIL) {
+                unbind(fs);
+                return true;
             }
-            if (t.first().kind() == Operand.Kind.ANY || t.second().kind() == Operand.Kind.ANY) {
-                reported = Ids.pairOfIndices(t.first().kind() == Operand.Kind.ANY ? Ids.WILDCARD_INDEX : Ids.first(id),
-                    t.second().kind() == Operand.Kind.ANY ? Ids.WILDCARD_INDEX : Ids.second(id));
-            }
-        } else {
-            if (t.first().isVar()) {
-                int r = bindOrCompare(t.first().slot(), id);
-                if (r == FAIL) {
-                    return true;
-                }
-                fs = r;
-            }
-            if (t.first().kind() == Operand.Kind.ANY) {
-                reported = Ids.WILDCARD;
-            }
+            ss = r;
+        }
+        if (t.first().kind() == Operand.Kind.ANY || t.second().kind() == Operand.Kind.ANY) {
+            reported = Ids.pairOfIndices(t.first().kind() == Operand.Kind.ANY ? Ids.WILDCARD_INDEX : Ids.first(id),
+                t.second().kind() == Operand.Kind.ANY ? Ids.WILDCARD_INDEX : Ids.second(id));
         }
         setField(s.field(), reported, src);
         boolean r = k.go();
@@ -582,14 +617,16 @@ public final class Evaluator {
 
     /** The source entity, resolving a lookup variable ($this.child); 0 when unknown. */
     long sourceValue(Operand o) {
-        if (o.kind() == Operand.Kind.LOOKUP) {
-            long base = b.values[o.slot()];
-            if (base == 0 || !world.isAlive(base)) {
-                return 0;
-            }
-            return world.lookup(world.path(base) + "." + o.lookup());
+        return o.kind() == Operand.Kind.LOOKUP ? lookupValue(o) : value(o);
+    }
+
+    /** {@link #sourceValue} of a lookup variable: the entity named {@code $base.lookup}, 0 when none. */
+    private long lookupValue(Operand o) {
+        long base = b.values[o.slot()];
+        if (base == 0 || !world.isAlive(base)) {
+            return 0;
         }
-        return value(o);
+        return world.lookup(world.path(base) + "." + o.lookup());
     }
 
     Table tableOf(Operand o, long e) {

@@ -109,7 +109,12 @@ final class IdTermOps {
         return true;
     }
 
-    /** WITH, source bound or fixed: matches the id against the source's table type (cached per step while the table and ids stay). */
+    /**
+     * WITH, source bound or fixed: matches the id against the source's table type (cached per step
+     * while the table and ids stay). The matching itself is out of line ({@link #matchRow},
+     * {@link #matchTable}): what runs per source while the cache holds is short enough for the JIT
+     * to inline into the continuation that runs the step (RG-1 join: once per located row).
+     */
     boolean with(Step s) {
         ResolvedTerm t = s.term();
         long src = ev.sourceValue(t.source());
@@ -124,20 +129,33 @@ final class IdTermOps {
         long f = ev.value(t.first());
         long sec = pair ? ev.value(t.second()) : 0;
         int id = s.id();
-        LongArrayList m = ev.scratch[id];
         if (SparseOps.perRow(tb, pair, f, t.first().kind() == Operand.Kind.ANY)) { // the match depends on the row: no cache
-            m.clear();
-            TypeMatch.match(SparseOps.typeOf(ev.world, src), pair, f, sec, t.first().kind() == Operand.Kind.ANY,
-                t.second().kind() == Operand.Kind.ANY, ev.toggled, m);
-            cacheTable[id] = null;
+            matchRow(s, t, src, pair, f, sec);
         } else if (cacheTable[id] != tb || cacheFirst[id] != f || cacheSecond[id] != sec) {
-            m.clear();
-            TypeMatch.match(tb.type(), pair, f, sec, t.first().kind() == Operand.Kind.ANY,
-                pair && t.second().kind() == Operand.Kind.ANY, ev.toggled, m);
-            cacheTable[id] = tb;
-            cacheFirst[id] = f;
-            cacheSecond[id] = sec;
+            matchTable(s, t, tb, pair, f, sec);
         }
-        return ev.emitAll(s, t, m, src, ev.next[id]);
+        return ev.emitAll(s, t, ev.scratch[id], src, ev.next[id]);
+    }
+
+    /** {@link #with}'s matches for a source whose table holds a sparse marker: on its logical type, not cached. */
+    private void matchRow(Step s, ResolvedTerm t, long src, boolean pair, long f, long sec) {
+        int id = s.id();
+        LongArrayList m = ev.scratch[id];
+        m.clear();
+        TypeMatch.match(SparseOps.typeOf(ev.world, src), pair, f, sec, t.first().kind() == Operand.Kind.ANY,
+            t.second().kind() == Operand.Kind.ANY, ev.toggled, m);
+        cacheTable[id] = null;
+    }
+
+    /** {@link #with}'s matches on {@code tb}'s type, cached for the step with the table and ids. */
+    private void matchTable(Step s, ResolvedTerm t, Table tb, boolean pair, long f, long sec) {
+        int id = s.id();
+        LongArrayList m = ev.scratch[id];
+        m.clear();
+        TypeMatch.match(tb.type(), pair, f, sec, t.first().kind() == Operand.Kind.ANY,
+            pair && t.second().kind() == Operand.Kind.ANY, ev.toggled, m);
+        cacheTable[id] = tb;
+        cacheFirst[id] = f;
+        cacheSecond[id] = sec;
     }
 }
