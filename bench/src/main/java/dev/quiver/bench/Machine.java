@@ -162,6 +162,12 @@ public final class Machine {
         return java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
     }
 
+    /** Bytes this thread has allocated so far (HotSpot's ThreadMXBean), or -1 where not supported. */
+    public static long threadAllocatedBytes() {
+        var mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        return mx instanceof com.sun.management.ThreadMXBean t ? t.getCurrentThreadAllocatedBytes() : -1;
+    }
+
     /** The 1, 5 and 15 minute load averages ({@code /proc/loadavg}), or "?" where unknown. */
     public static String loadAverage() {
         try {

@@ -111,7 +111,11 @@ final class Rg1Command extends BenchCommand {
                 + figure(f.get("reopen_first_query_ms"), "ms") + " (thread CPU " + figure(f.get("reopen_first_query_cpu_ms"), "ms")
                 + ", collections " + figure(f.get("reopen_first_query_gc_ms"), "ms") + "), "
                 + count(f.count("reopen_first_query_count"))
-                + " results; on disk " + diskBytes(f.median("disk_bytes")) + ", allocated "
+                + " results, allocated " + Machine.bytes(Math.round(f.median("reopen_first_query_alloc_bytes")))
+                + ", decoded " + num(f.median("reopen_first_query_reverse_pages")) + " reverse pages ("
+                + num(f.median("reopen_first_query_reverse_skipped")) + " lookups skipped by their summaries), "
+                + num(f.median("reopen_first_query_entity_pages")) + " entity pages, "
+                + num(f.median("reopen_first_query_row_pages")) + " row pages; on disk " + diskBytes(f.median("disk_bytes")) + ", allocated "
                 + Machine.bytes(Math.round(f.median("disk_allocated_bytes"))));
         line("snapshot", figure(f.get("snapshot_s"), "s"), diskBytes(f.median("snapshot_bytes")) + ", "
                 + count(f.count("snapshot_pages")) + " pages, verified");

@@ -303,11 +303,19 @@ final class Rg1Round {
         // young collection lands inside it whenever the open and the query allocate more than the
         // young generation has free (the query's decoded pages are live, so it copies them all)
         long gc0 = Machine.gcMillis();
+        long a0 = Machine.threadAllocatedBytes();
         long c0 = Machine.threadCpuNanos();
         t0 = System.nanoTime();
         long rows = rows(Query.parse(rg.world(), "(LocatedIn, n2)"));
         double first = millis(t0);
         fig.add("reopen_first_query_cpu_ms", (Machine.threadCpuNanos() - c0) / 1e6);
+        // what the query decoded and allocated: figures the machine's load does not change
+        fig.add("reopen_first_query_alloc_bytes", Machine.threadAllocatedBytes() - a0);
+        var pages = rg.world().pageReads();
+        fig.add("reopen_first_query_reverse_pages", pages.reversePages());
+        fig.add("reopen_first_query_reverse_skipped", pages.reverseLookupsSkipped());
+        fig.add("reopen_first_query_entity_pages", pages.entityPages());
+        fig.add("reopen_first_query_row_pages", pages.rowPages());
         fig.add("reopen_first_query_gc_ms", Machine.gcMillis() - gc0);
         fig.add("reopen_open_s", open);
         fig.add("reopen_close_s", close);

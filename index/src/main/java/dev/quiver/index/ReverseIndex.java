@@ -40,6 +40,24 @@ public final class ReverseIndex {
     /** Which blocks are in memory when lazy; {@link #put} fills a block its loader reads. */
     private final LazyBlocks blocks = new LazyBlocks("ReverseIndex", this::forgetBlock);
     private int shift;
+    /** What the blocks not in memory may hold, or null: every block may hold every relationship. */
+    private BlockFilter filter;
+    /** Lookups of one relationship's sources answered by {@link #filter} without reading a block. */
+    private long lookupsSkipped;
+
+    /**
+     * What a lazily read block holds, known without reading it (a stored world keeps a summary of
+     * each block's relationships): a lookup of one relationship's sources in a block that is not in
+     * memory reads the block only when the filter says it may hold that relationship.
+     */
+    @FunctionalInterface
+    public interface BlockFilter {
+        /**
+         * False only when block {@code block}, as its loader would read it, holds no entry of
+         * relationship index {@code relationship} (true is always safe).
+         */
+        boolean mayHold(int block, int relationship);
+    }
 
     /** Forgets every entry (before a reload); the index is no longer lazy. */
     public void clear() {
@@ -47,6 +65,8 @@ public final class ReverseIndex {
         targets = 0;
         spare = null;
         spareTarget = -1;
+        filter = null;
+        lookupsSkipped = 0;
         blocks.clear();
     }
 
@@ -67,7 +87,19 @@ public final class ReverseIndex {
      * whole-index methods ({@link #targets}, {@link #targetCount}) call it.
      */
     public void lazy(int shift, IntConsumer loader, Runnable readAll) {
+        lazy(shift, loader, readAll, null);
+    }
+
+    /**
+     * {@link #lazy(int, IntConsumer, Runnable)} with a filter: a lookup of the sources of one
+     * relationship ({@link #sources}, {@link #forEachSource} and {@link #entryCount} with a
+     * relationship index of 0 or more) in a block that is not in memory reads it only when
+     * {@code filter} (null: none) says it may hold that relationship, and otherwise finds no entry.
+     * The filter must stay true of every block not in memory, as the loader would read it.
+     */
+    public void lazy(int shift, IntConsumer loader, Runnable readAll, BlockFilter filter) {
         this.shift = shift;
+        this.filter = filter;
         blocks.lazy(loader, readAll);
     }
 
@@ -151,6 +183,30 @@ public final class ReverseIndex {
     /** Number of times a block was read through the loader since the index became lazy. */
     public long blocksRead() {
         return blocks.reads();
+    }
+
+    /**
+     * Number of lookups of one relationship's sources (one target each) answered without reading
+     * the target's block, its filter saying the block holds no entry of that relationship.
+     */
+    public long lookupsSkipped() {
+        return lookupsSkipped;
+    }
+
+    /**
+     * The entries pointing at {@code target} when some may be of relationship index
+     * {@code relationship} (every relationship when negative), or null: null without reading the
+     * target's block when it is not in memory and the filter says it holds no such entry.
+     */
+    private LongArrayList get(int target, int relationship) {
+        if (relationship >= 0 && filter != null && target >= 0 && blocks.isLazy()) {
+            int b = target >>> shift;
+            if (!blocks.isLoaded(b) && !filter.mayHold(b, relationship)) {
+                lookupsSkipped++;
+                return null;
+            }
+        }
+        return get(target);
     }
 
     private void touch(int target) {
@@ -257,7 +313,7 @@ public final class ReverseIndex {
      * negative.
      */
     public void forEachSource(int target, int relationship, java.util.function.IntConsumer action) {
-        LongArrayList l = get(target);
+        LongArrayList l = get(target, relationship);
         if (l == null) {
             return;
         }
@@ -300,7 +356,7 @@ public final class ReverseIndex {
      * @return the number of source indices appended
      */
     public int sources(int target, int relationship, IntArrayList out) {
-        LongArrayList l = get(target);
+        LongArrayList l = get(target, relationship);
         if (l == null) {
             return 0;
         }
@@ -349,7 +405,7 @@ public final class ReverseIndex {
      */
     public int sources(int[] targets, int from, int n, int relationship, IntArrayList out) {
         int start = out.size();
-        reserve(out, entryCount(targets, from, n)); // writes past start only: a slice of out's own (old) array is left as it was
+        reserve(out, entryCount(targets, from, n, relationship)); // writes past start only: a slice of out's own (old) array is left as it was
         int w = sources(targets, from, n, relationship, out.elements(), start);
         out.size(w);
         return w - start;
@@ -360,9 +416,20 @@ public final class ReverseIndex {
      * room enough for what {@link #sources(int[], int, int, int, int[], int)} writes for them.
      */
     public int entryCount(int[] targets, int from, int n) {
+        return entryCount(targets, from, n, -1);
+    }
+
+    /**
+     * The number of entries, of every relationship, of the targets {@code targets[from .. from + n)}
+     * that may hold entries of relationship index {@code relationship} (all of them when negative):
+     * room enough for what {@link #sources(int[], int, int, int, int[], int)} writes for them with
+     * that relationship. A target whose block is not in memory and holds no such entry (its filter
+     * says so) counts 0 and its block is not read.
+     */
+    public int entryCount(int[] targets, int from, int n, int relationship) {
         int total = 0;
         for (int i = 0; i < n; i++) { // every list looked up (and its size read) before any is copied
-            LongArrayList l = get(targets[from + i]);
+            LongArrayList l = get(targets[from + i], relationship);
             if (l != null) {
                 total += l.size();
             }
@@ -384,7 +451,7 @@ public final class ReverseIndex {
     public int sources(int[] targets, int from, int n, int relationship, int[] out, int at) {
         int w = at;
         for (int i = 0; i < n; i++) {
-            LongArrayList l = get(targets[from + i]);
+            LongArrayList l = get(targets[from + i], relationship);
             if (l != null) {
                 w = appendSources(l, relationship, out, w);
             }

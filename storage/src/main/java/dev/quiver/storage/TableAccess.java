@@ -96,10 +96,12 @@ public final class TableAccess {
 
     /**
      * Room enough for what {@link #sourceIndices(long, int[], int, int, int[], int)} writes for the
-     * targets {@code targets[from .. from + n)} (entity indices): their number of entries.
+     * targets {@code targets[from .. from + n)} (entity indices): their number of entries (of
+     * every relationship; a target whose unread reverse block holds none of {@code relationship}
+     * counts 0 and its block stays unread).
      */
     public int sourceBound(long relationship, int[] targets, int from, int n) {
-        return m.reverse.entryCount(targets, from, n);
+        return m.reverse.entryCount(targets, from, n, Ids.index(relationship));
     }
 
     /**

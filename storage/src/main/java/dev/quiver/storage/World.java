@@ -770,6 +770,14 @@ public final class World implements AutoCloseable {
                 persistence.bytesOnDisk(), m.sparse.store().relationships().length, sparsePairs);
     }
 
+    /** The pages decoded since the world was opened ({@link PageReads}). */
+    public PageReads pageReads() {
+        ensureOpen();
+        WorldFormat f = m.format;
+        return new PageReads(f.entityBlocksRead(), f.reverseBlocksRead(), f.reverseLookupsSkipped(), f.reverseSummariesRead(),
+                f.nameBucketsRead(), f.rowPagesRead());
+    }
+
     /**
      * Verifies every invariant ({@link Checker}): each alive entity sits in exactly one table row
      * and back; no type names a dead entity; the component index, reverse index and name index

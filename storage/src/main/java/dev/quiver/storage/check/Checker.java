@@ -56,6 +56,9 @@ public final class Checker {
         new Companions(p, paths, sparse).check(v); // toggle companions R~ (rules.Toggles)
         if (v.isEmpty() && persisted != null) {
             checkPersisted(persisted, v);
+            // the persisted summaries (equal to memory's, above) cover the blocks: one that omits a
+            // block's relationship would hide its sources from a lookup that skips the block
+            v.addAll(format.reverseSummaryViolations(MAX));
         }
         return v.size() > MAX ? v.subList(0, MAX) : v;
     }

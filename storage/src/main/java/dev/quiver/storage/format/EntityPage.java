@@ -148,9 +148,9 @@ final class EntityPage {
             }
             ei.restoreReadEntry(idx, st, (int) gen, t, rw);
         }
-        if (names.length - end > 64 + end / 4) {
-            names = Arrays.copyOf(names, end); // a decoded block keeps about what its names take
-        }
+        // no trimmed copy of the buffer: restoreNames copies the names into the block's own form
+        // (BlockNames), so a trimmed copy was garbage at once (about a twentieth of the bytes RG-1's
+        // first query after a reopen allocated)
         ei.restoreNames((int) key, names, ends);
         if (r.remaining() != 0) {
             throw new CorruptionException("entity page " + key + " holds " + r.remaining() + " bytes past its entries");

@@ -64,8 +64,12 @@ public final class WorldFormat {
      * {@link #FAMILY_DELTA}: every bucket's part behind a directory, {@link NamePage#writeDelta})
      * instead of one delta entry per bucket; a bulk commit touched every bucket, so 4,096 entries.
      * A build of format 8 would reject the WAL's key.
+     * 10 (a first query after an open skips the blocks it cannot need): {@code reverse} pages keyed
+     * from {@code 2^32} on are summaries ({@link ReverseSummary}): for each block of a group of 1024,
+     * the relationships its entries may name, so that a lookup of one relationship's sources
+     * reads no block that holds none. A build of format 9 would take them for blocks of targets.
      */
-    public static final int VERSION = 9;
+    public static final int VERSION = 10;
     /**
      * Page families, in map-id order (the id is part of every stored key, so it never changes).
      * {@code components} ({@link #COMPONENTS}) is retired since version 4: no page of it is written
@@ -95,6 +99,8 @@ public final class WorldFormat {
     private long rowPagesRead;
     /** The buffer pages are serialized into (toBytes copies each page out). */
     private final Bytes.Writer writer = new Bytes.Writer(1 << 16);
+    /** The relationships each reverse block may hold (page format 10). */
+    private final ReverseSummary summary = new ReverseSummary();
 
     public WorldFormat(WorldParts parts) {
         this.parts = parts;
@@ -107,6 +113,7 @@ public final class WorldFormat {
         readFromPages = false;
         rowPagesRead = 0;
         readOnly = false;
+        summary.clear();
     }
 
     // ------------------------------------------------------------------ writing
@@ -180,6 +187,10 @@ public final class WorldFormat {
                 out.add(new PageImage(REVERSE, b, d, true));
             }
         }
+        // the summaries of the blocks changed, in the same record (ReverseSummary)
+        for (long g : summarize(c)) {
+            out.add(new PageImage(REVERSE, g, serialize(REVERSE, g)));
+        }
         for (long g : dirty[TABLES]) {
             int from = (int) g << TablePage.GROUP_SHIFT;
             for (int id = from; id < from + (1 << TablePage.GROUP_SHIFT); id++) {
@@ -192,6 +203,39 @@ public final class WorldFormat {
             }
         }
         return out;
+    }
+
+    /**
+     * Brings the reverse blocks' summaries up to what {@code c} did to the blocks: an add adds its
+     * relationship to its block's set (a remove leaves it: a superset is safe, and a block's
+     * exact set would cost a scan of the block per commit), a block written whole gets exactly
+     * its relationships. The keys of the summary pages that changed, ascending.
+     */
+    private long[] summarize(Changes c) {
+        var changed = new LongOpenHashSet();
+        for (var en : c.reverseOps().int2ObjectEntrySet()) {
+            int b = en.getIntKey();
+            LongArrayList ops = en.getValue();
+            long[] a = ops.elements();
+            int last = -1;
+            for (int k = 0; k + 1 < ops.size(); k += 2) {
+                int rel = (int) (a[k + 1] >>> 32);
+                if ((a[k] & 1) == 0 && rel != last) {
+                    last = rel;
+                    if (summary.add(b, rel)) {
+                        changed.add(ReverseSummary.KEY_BASE + (b >>> ReverseSummary.GROUP_SHIFT));
+                    }
+                }
+            }
+        }
+        for (int b : c.wholeTargetBlocks()) {
+            if (summary.set(b, ReverseSummary.relationshipsOf(parts.reverse(), b))) {
+                changed.add(ReverseSummary.KEY_BASE + (b >>> ReverseSummary.GROUP_SHIFT));
+            }
+        }
+        long[] keys = changed.toLongArray();
+        Arrays.sort(keys);
+        return keys;
     }
 
     /**
@@ -267,7 +311,7 @@ public final class WorldFormat {
                 any = RowPage.write(parts.tables().get((int) (key >>> 20)), (int) (key & 0xFFFFF), w);
                 break;
             case REVERSE:
-                any = ReversePage.write(parts.reverse(), key, w);
+                any = ReverseSummary.isSummaryKey(key) ? summary.write(key, w) : ReversePage.write(parts.reverse(), key, w);
                 break;
             case NAMES:
                 any = NamePage.write(parts, key, w);
@@ -304,7 +348,8 @@ public final class WorldFormat {
         lazySource = src;
         readFromPages = true;
         parts.entities().lazy(entityLoader(src), this::readEverything);
-        parts.reverse().lazy(ReversePage.SHIFT, reverseLoader(src), this::readEverything);
+        summary.lazy(src);
+        parts.reverse().lazy(ReversePage.SHIFT, reverseLoader(src), this::readEverything, summary);
         parts.names().lazy(nameLoader(src), this::readEverything);
     }
 
@@ -372,7 +417,7 @@ public final class WorldFormat {
                 int[] blocks = held.toIntArray();
                 Arrays.sort(blocks);
                 var loader = reverseLoader(src);
-                parts.reverse().lazy(ReversePage.SHIFT, loader, this::readEverything);
+                parts.reverse().lazy(ReversePage.SHIFT, loader, this::readEverything, summary);
                 parts.reverse().blocks().lazyInMemory(loader, this::readEverything, blocks);
             }
             parts.reverse().blocks().trim();
@@ -449,7 +494,12 @@ public final class WorldFormat {
     public void readEverything() {
         parts.tables().forEach(Table::loadRows);
         parts.entities().readAll();
-        readRest(REVERSE, parts.reverse().blocks(), (k, b) -> ReversePage.read(parts.reverse(), k, b));
+        summary.readAll(parts.entities().nextIndex());
+        readRest(REVERSE, parts.reverse().blocks(), (k, b) -> {
+            if (!ReverseSummary.isSummaryKey(k)) {
+                ReversePage.read(parts.reverse(), k, b);
+            }
+        });
         readRest(NAMES, parts.names().blocks(), (k, b) -> NamePage.read(parts.names(), k, b));
     }
 
@@ -457,7 +507,7 @@ public final class WorldFormat {
     private void readRest(int map, LazyBlocks blocks, PageSource.PageVisitor read) {
         if (lazySource != null) {
             lazySource.forEach(map, (k, b) -> {
-                if (!blocks.isLoaded((int) k)) {
+                if (k <= Integer.MAX_VALUE && !blocks.isLoaded((int) k)) {
                     blocks.markLoaded((int) k);
                     read.visit(k, b);
                 }
@@ -479,6 +529,38 @@ public final class WorldFormat {
     /** Reverse pages decoded since the world was read (a page forgotten and read again counts again). */
     public long reverseBlocksRead() {
         return parts.reverse().blocksRead();
+    }
+
+    /** Lookups of one relationship's sources answered by the reverse blocks' summaries without reading the block. */
+    public long reverseLookupsSkipped() {
+        return parts.reverse().lookupsSkipped();
+    }
+
+    /** Reverse summary pages read since the world was read. */
+    public long reverseSummariesRead() {
+        return summary.pagesRead();
+    }
+
+    /**
+     * Where the reverse blocks' summaries fail to cover the blocks (every block read first): one
+     * line per block whose entries name a relationship its summary lacks, at most {@code max}.
+     */
+    public List<String> reverseSummaryViolations(int max) {
+        readEverything();
+        var out = new ArrayList<String>();
+        var blocks = new it.unimi.dsi.fastutil.ints.IntAVLTreeSet();
+        for (int t : parts.reverse().targets()) {
+            blocks.add(t >>> ReversePage.SHIFT);
+        }
+        for (int b : blocks) {
+            int[] have = summary.of(b);
+            for (int r : ReverseSummary.relationshipsOf(parts.reverse(), b)) {
+                if (Arrays.binarySearch(have, r) < 0 && out.size() < max) {
+                    out.add("reverse block " + b + " holds entries of relationship #" + r + ", which its summary lacks");
+                }
+            }
+        }
+        return out;
     }
 
     /** Name buckets in memory (read or marked), since the world was read. */
@@ -614,6 +696,7 @@ public final class WorldFormat {
                     pages.add(k >>> ReversePage.SHIFT);
                 }
                 out.addAll(pages);
+                out.addAll(LongArrayList.wrap(summary.keys(parts.entities().nextIndex())));
                 break;
             }
             case NAMES:

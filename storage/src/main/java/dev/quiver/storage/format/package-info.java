@@ -109,6 +109,20 @@
  *       the zz delta of its entry from the previous operation's), replayed in order as the
  *       in-memory index ran them (add appends, remove swaps the last entry in); a block changed
  *       otherwise (a target's entries dropped at once) is written whole.</li>
+ *   <li>{@code reverse}, key = 2^32 + block / 1024 (format 10), a summary of 1024 blocks
+ *       ({@link dev.quiver.storage.format.ReverseSummary}): varint s (at least 1) distinct sets of
+ *       relationship indices, each varint k (at least 1) then k indices ascending, each as the
+ *       varint of its difference from the previous one minus 1 (the first from -1); then varint
+ *       n (1 to 1024) blocks ascending, each varint its offset in the group minus the previous
+ *       one's minus 1 (the first from -1) and varint the number of its set (below s). A block's
+ *       set holds the relationship index of every entry of its page, with the WAL's deltas
+ *       applied (a superset: a commit adds what its adds bring, sets a block it writes whole to
+ *       exactly its relationships, and leaves a set as it is on a remove); a block not listed has
+ *       no page. A commit that changes a set writes the summary page whole in the same WAL record
+ *       as the block's delta, so both are as durable as each other. A lookup of the sources of
+ *       {@code (R, t)} whose block is not decoded reads the block only when its set holds R; the
+ *       checker verifies that every set covers its block. A format-9 world has no summaries and
+ *       is refused (the format error naming both versions).</li>
  *   <li>{@code names}, key = bucket of the name index ({@link dev.quiver.storage.format.NamePage}):
  *       the top 12 bits of the key's hash ({@code dev.quiver.index.NameIndex#hash(parent index, name)},
  *       MurmurHash3's finalizer over {@code name.hashCode() * 31 + parent}), so that a lookup by
@@ -133,6 +147,9 @@
  * as its UTF-8 bytes (front coding undone into one buffer per block) and made Strings only when
  * asked; a row page's entities are decoded without its values (a table's values are read, whole,
  * when a column is first asked for); a reverse page covers 1024 targets, so that a walk over a
- * subtree looks up one page per 1024 targets, most of which have no sources.
+ * subtree looks up one page per 1024 targets, most of which have no sources; and a lookup of one
+ * relationship's sources first asks the block's summary (format 10; one summary page per 1024
+ * blocks, read when first asked), so that a walk over {@code LocatedIn} decodes no block whose
+ * targets only other relationships point at.
  */
 package dev.quiver.storage.format;
