@@ -47,7 +47,7 @@ public final class NameIndex {
     /** Ints per entity record: parent index, generation (with {@link #FILED}). */
     private static final int RECORD = 2;
     /** log2 of the records per record page. */
-    private static final int RECORD_SHIFT = 7;
+    private static final int RECORD_SHIFT = 6;
     /** Records per record page. */
     private static final int RECORD_PAGE = 1 << RECORD_SHIFT;
     private static final int RECORD_MASK = RECORD_PAGE - 1;
