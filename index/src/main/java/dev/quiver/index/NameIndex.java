@@ -29,7 +29,9 @@ import java.util.Arrays;
  * reads the record only when the hash matches, and then compares the name through
  * {@link Keys#nameIs} (the entity index's bytes). Issue 8/9: four ints per slot made 32 MB of
  * slots for RG-1 depth 6, whose random reads (the failed lookup before each create) and zeroing
- * (a table's growth) dominated the load and a prefab batch; two ints per slot halve both. Not
+ * (a table's growth) dominated the load and a prefab batch; two ints per slot halve both. One int
+ * per slot, the hash in the record, measured slower still: every occupied slot a probe passes then
+ * costs a read of a random entity's record, where the hash in the slot costs none. Not
  * thread-safe.
  */
 public final class NameIndex {
@@ -192,6 +194,11 @@ public final class NameIndex {
                     + "; remove that entry before filing it under parent " + parent + " (hash "
                     + Integer.toHexString(hash) + ")");
         }
+    }
+
+    /** True when entity index {@code index} holds an entry (under whatever key). */
+    public boolean filed(int index) {
+        return index > 0 && (generationOf(index) & FILED) != 0;
     }
 
     /** The entity id named {@code name} under {@code parent}, or 0. */
