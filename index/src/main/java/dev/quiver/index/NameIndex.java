@@ -4,7 +4,9 @@ import java.util.Arrays;
 
 /**
  * The in-memory name index: (parent entity index, name) to entity id (Flecs v4 entity names and
- * paths: a name is unique among the children of one parent).
+ * paths: a name is unique among the children of one parent). An entity holds at most one entry
+ * (it has one name and one parent): {@link #put} refuses to file an entity that already holds an
+ * entry under another key.
  *
  * <p><b>Buckets.</b> A key's <em>bucket</em> is the top {@code bucketBits} bits of its
  * {@link #hash} (the unit a stored world keeps one page for, read lazily and forgotten whole).
@@ -13,18 +15,24 @@ import java.util.Arrays;
  * low bits; a small directory holds each bucket's table and capacity. So a bucket read on its own
  * costs only its own slots, reading buckets in any order (a lazy reader, a full read in bucket
  * order) does work linear in the names read ({@link #probes} counts it), and dropping a bucket
- * ({@link #removeBucket}) or listing it ({@link #forEachInBucket}) touches no other.
+ * ({@link #removeBucket}) or listing it ({@link #forEachInBucket}) touches no other table.
  * (Issue 8: one table for all buckets, ordered by the hash's top bits, made an in-order read of
  * the buckets quadratic, since they all filled the first part of a table sized for what was read
  * so far.)
  *
- * <p><b>Slots.</b> Four ints per slot, so that a probe touches one cache line: the entity index
- * (0: empty slot), the parent index, the key's hash and the entity's generation. The key's name is
- * not stored: it is compared through {@link Keys#nameIs} (the entity index's bytes) only when hash
- * and parent already match, so a probe rarely touches a name. 16 bytes per slot, no object per
- * entry or per bucket. A lookup reads the directory (two small arrays of one int per bucket, which
- * stay in cache) and then the bucket's slot; the table's length check is not on that path, as the
- * capacity comes from the directory, so its load overlaps the slot's. Not thread-safe.
+ * <p><b>Slots and entries.</b> A slot is {@value #SLOT} ints: the entity index (0: empty) and the
+ * key's hash, so a probe compares hashes without leaving the slot's cache line and growing a table
+ * re-files its entries from the old table alone. The rest of an entry (the parent's index and the
+ * entity's generation) is kept by entity index, in records written in entity order
+ * ({@value #RECORD} ints each: parent, generation; pages of {@value #RECORD_PAGE} records
+ * made when first written, so a lazy reader pays only for the pages its entries fall in): a probe
+ * reads the record only when the hash matches, and then compares the name through
+ * {@link Keys#nameIs} (the entity index's bytes). Issue 8/9: four ints per slot made 32 MB of
+ * slots for RG-1 depth 6, whose random reads (the failed lookup before each create) and zeroing
+ * (a table's growth) dominated the load and a prefab batch; two ints per slot halve both. One int
+ * per slot, the hash in the record, measured slower still: every occupied slot a probe passes then
+ * costs a read of a random entity's record, where the hash in the slot costs none. Not
+ * thread-safe.
  */
 public final class NameIndex {
     /** How the index compares a key's name, which it does not store. */
@@ -34,10 +42,19 @@ public final class NameIndex {
         boolean nameIs(int index, String name);
     }
 
-    /** Ints per slot: entity index (0: empty), parent index, hash, generation. */
-    private static final int SLOT = 4;
+    /** Ints per slot: entity index (0: empty), key's hash. */
+    private static final int SLOT = 2;
     /** The table of a bucket without a table of its own: one empty slot, never written. */
     private static final int[] NONE = new int[SLOT];
+    /** Ints per entity record: parent index, generation (with {@link #FILED}). */
+    private static final int RECORD = 2;
+    /** log2 of the records per record page. */
+    private static final int RECORD_SHIFT = 6;
+    /** Records per record page. */
+    private static final int RECORD_PAGE = 1 << RECORD_SHIFT;
+    private static final int RECORD_MASK = RECORD_PAGE - 1;
+    /** Set in a record's generation int while the entity holds an entry. */
+    private static final int FILED = 1 << 31;
 
     private final Keys keys;
     private final int bucketBits;
@@ -48,6 +65,11 @@ public final class NameIndex {
     /** Bucket b's capacity minus 1 (0 with {@link #NONE}): a hash's home slot is {@code hash & masks[b]}. */
     private final int[] masks;
     private final int[] bucketSize;
+    /**
+     * Entity index i's record is {@code records[i >>> RECORD_SHIFT][RECORD * (i & RECORD_MASK)]};
+     * a page is null until one of its entities is filed.
+     */
+    private int[][] records = new int[0][];
     private int size;
     /** Slots over every bucket's own table. */
     private long capacity;
@@ -117,11 +139,66 @@ public final class NameIndex {
         for (int i = h & m; ; i = (i + 1) & m, n++) {
             int k = SLOT * i;
             int idx = s[k];
-            if (idx == 0 || (s[k + 2] == h && s[k + 1] == parent && keys.nameIs(idx, name))) {
+            if (idx == 0 || (s[k + 1] == h && parentOf(idx) == parent && keys.nameIs(idx, name))) {
                 probes += n;
                 return i;
             }
         }
+    }
+
+    private int parentOf(int idx) {
+        return records[idx >>> RECORD_SHIFT][RECORD * (idx & RECORD_MASK)];
+    }
+
+    /** The generation int of entity index {@code idx}'s record ({@link #FILED} included); 0 without a record. */
+    private int generationOf(int idx) {
+        int p = idx >>> RECORD_SHIFT;
+        int[] r = p < records.length ? records[p] : null;
+        return r == null ? 0 : r[RECORD * (idx & RECORD_MASK) + 1];
+    }
+
+    /** The id of the entity filed in slot k of a table (its index is there, its generation in its record). */
+    private long idAt(int[] s, int k) {
+        int idx = s[k];
+        return Ids.entity(idx, generationOf(idx));
+    }
+
+    /** Writes entity index {@code idx}'s record (making its page) and marks it filed. */
+    private void record(int idx, int parent, int generation) {
+        int p = idx >>> RECORD_SHIFT;
+        if (p >= records.length) {
+            records = Arrays.copyOf(records, Math.max(p + 1, records.length + (records.length >>> 1)));
+        }
+        int[] r = records[p];
+        if (r == null) {
+            r = records[p] = new int[RECORD * RECORD_PAGE];
+        }
+        int o = RECORD * (idx & RECORD_MASK);
+        r[o] = parent;
+        r[o + 1] = generation | FILED;
+    }
+
+    /** Marks entity index {@code idx} (which has a record) as holding no entry. */
+    private void unfile(int idx) {
+        records[idx >>> RECORD_SHIFT][RECORD * (idx & RECORD_MASK) + 1] &= ~FILED;
+    }
+
+    /**
+     * Refuses to file entity index {@code idx} under a key when it holds an entry under another.
+     *
+     * @throws IllegalStateException when it does
+     */
+    private void checkUnfiled(int idx, int parent, int hash) {
+        if ((generationOf(idx) & FILED) != 0) {
+            throw new IllegalStateException("entity index " + idx + " is filed under parent " + parentOf(idx)
+                    + "; remove that entry before filing it under parent " + parent + " (hash "
+                    + Integer.toHexString(hash) + ")");
+        }
+    }
+
+    /** True when entity index {@code index} holds an entry (under whatever key). */
+    public boolean filed(int index) {
+        return index > 0 && (generationOf(index) & FILED) != 0;
     }
 
     /** The entity id named {@code name} under {@code parent}, or 0. */
@@ -134,14 +211,15 @@ public final class NameIndex {
         int b = bucketOf(hash);
         int k = SLOT * find(b, parent, name, hash);
         int[] s = tables[b];
-        int idx = s[k];
-        return idx == 0 ? 0 : Ids.entity(idx, s[k + 3]);
+        return s[k] == 0 ? 0 : idAt(s, k);
     }
 
     /**
      * Maps (parent, name) to {@code entity}.
      *
-     * @return the entity the key mapped to before (now replaced), or 0
+     * @return the entity the key mapped to before (now replaced, and no longer filed), or 0
+     * @throws IllegalStateException when {@code entity}'s index holds an entry under another key
+     *                               (nothing changes)
      */
     public long put(int parent, String name, long entity) {
         return put(parent, name, hash(parent, name), entity);
@@ -151,20 +229,32 @@ public final class NameIndex {
     public long put(int parent, String name, int h, long entity) {
         checkEntity(entity);
         int b = bucketOf(h);
-        growFor(b, bucketSize[b] + 1);
+        int idx = Ids.index(entity);
         int k = SLOT * find(b, parent, name, h);
         int[] s = tables[b];
         int old = s[k];
-        long before = old == 0 ? 0 : Ids.entity(old, s[k + 3]);
-        s[k] = Ids.index(entity);
-        s[k + 3] = Ids.generation(entity);
-        if (old == 0) {
-            s[k + 1] = parent;
-            s[k + 2] = h;
-            size++;
-            bucketSize[b]++;
+        if (old != idx) {
+            checkUnfiled(idx, parent, h);
         }
-        return before;
+        if (old != 0) {
+            long before = idAt(s, k);
+            if (old != idx) {
+                unfile(old);
+                s[k] = idx;
+            }
+            record(idx, parent, Ids.generation(entity));
+            return before;
+        }
+        if (growFor(b, bucketSize[b] + 1)) {
+            insert(b, idx, h);
+        } else {
+            s[k] = idx;
+            s[k + 1] = h;
+        }
+        record(idx, parent, Ids.generation(entity));
+        size++;
+        bucketSize[b]++;
+        return 0;
     }
 
     /**
@@ -190,8 +280,12 @@ public final class NameIndex {
         }
     }
 
-    /** Gives bucket {@code b} a table that holds {@code n} entries at most three quarters full. */
-    private void growFor(int b, int n) {
+    /**
+     * Gives bucket {@code b} a table that holds {@code n} entries at most three quarters full.
+     *
+     * @return true when the table was replaced (its slots moved)
+     */
+    private boolean growFor(int b, int n) {
         int cap = tables[b] == NONE ? 0 : masks[b] + 1;
         if (n * 4L > cap * 3L) {
             int c = Math.max(firstCapacity, cap);
@@ -199,7 +293,9 @@ public final class NameIndex {
                 c <<= 1;
             }
             resize(b, c);
+            return true;
         }
+        return false;
     }
 
     /**
@@ -215,17 +311,27 @@ public final class NameIndex {
     /**
      * Files an entry read from a stored page, whose key's hash ({@link #hash}) is given: no name is
      * read. The caller guarantees that the key is not filed yet (a page holds each key once).
+     *
+     * @throws IllegalStateException when {@code entity}'s index holds an entry already (nothing changes)
      */
     public void restore(int parent, int hash, long entity) {
         checkEntity(entity);
+        int idx = Ids.index(entity);
+        checkUnfiled(idx, parent, hash);
         int b = bucketOf(hash);
         growFor(b, bucketSize[b] + 1);
-        insert(tables[b], masks[b], Ids.index(entity), parent, hash, Ids.generation(entity));
+        insert(b, idx, hash);
+        record(idx, parent, Ids.generation(entity));
         size++;
         bucketSize[b]++;
     }
 
-    private void insert(int[] s, int m, int idx, int parent, int hash, int gen) {
+    /** Puts (idx, hash) in the first empty slot of its probe chain in bucket b's table. */
+    private void insert(int b, int idx, int hash) {
+        place(tables[b], masks[b], idx, hash);
+    }
+
+    private void place(int[] s, int m, int idx, int hash) {
         int i = hash & m;
         int n = 1;
         while (s[SLOT * i] != 0) {
@@ -235,9 +341,7 @@ public final class NameIndex {
         probes += n;
         int k = SLOT * i;
         s[k] = idx;
-        s[k + 1] = parent;
-        s[k + 2] = hash;
-        s[k + 3] = gen;
+        s[k + 1] = hash;
     }
 
     /**
@@ -258,7 +362,7 @@ public final class NameIndex {
         if (s[k] == 0) {
             return 0;
         }
-        long removed = Ids.entity(s[k], s[k + 3]);
+        long removed = idAt(s, k);
         removeAt(b, i);
         return removed;
     }
@@ -281,8 +385,8 @@ public final class NameIndex {
             if (idx == 0) {
                 return 0;
             }
-            if (idx == entity && s[k + 2] == hash && s[k + 1] == parent) {
-                long removed = Ids.entity(idx, s[k + 3]);
+            if (idx == entity && s[k + 1] == hash && parentOf(idx) == parent) {
+                long removed = idAt(s, k);
                 removeAt(b, i);
                 return removed;
             }
@@ -293,19 +397,18 @@ public final class NameIndex {
     private void removeAt(int b, int gap) {
         int[] s = tables[b];
         int m = masks[b];
+        unfile(s[SLOT * gap]);
         for (int j = (gap + 1) & m; s[SLOT * j] != 0; j = (j + 1) & m) {
             probes++;
-            int home = s[SLOT * j + 2] & m;
+            int home = s[SLOT * j + 1] & m;
             if (((j - home) & m) >= ((j - gap) & m)) {
-                System.arraycopy(s, SLOT * j, s, SLOT * gap, SLOT);
+                s[SLOT * gap] = s[SLOT * j];
+                s[SLOT * gap + 1] = s[SLOT * j + 1];
                 gap = j;
             }
         }
-        int k = SLOT * gap;
-        s[k] = 0;
-        s[k + 1] = 0;
-        s[k + 2] = 0;
-        s[k + 3] = 0;
+        s[SLOT * gap] = 0;
+        s[SLOT * gap + 1] = 0;
         size--;
         bucketSize[b]--;
     }
@@ -319,7 +422,7 @@ public final class NameIndex {
             capacity -= masks[b] + 1;
             for (int k = 0; k < old.length; k += SLOT) {
                 if (old[k] != 0) {
-                    insert(s, m, old[k], old[k + 1], old[k + 2], old[k + 3]);
+                    place(s, m, old[k], old[k + 1]);
                 }
             }
         }
@@ -371,7 +474,7 @@ public final class NameIndex {
 
     /**
      * Every entry of bucket {@code b}: (parent index, entity id, hash), reading only the bucket's
-     * table. The visitor must not change the index.
+     * table and its entities' records. The visitor must not change the index.
      */
     public void forEachInBucket(int b, EntryVisitor visitor) {
         if (bucketSize[b] == 0) {
@@ -379,21 +482,28 @@ public final class NameIndex {
         }
         int[] s = tables[b];
         for (int k = 0; k < s.length; k += SLOT) {
-            if (s[k] != 0) {
-                visitor.visit(s[k + 1], Ids.entity(s[k], s[k + 3]), s[k + 2]);
+            int idx = s[k];
+            if (idx != 0) {
+                visitor.visit(parentOf(idx), idAt(s, k), s[k + 1]);
             }
         }
     }
 
     /**
      * Removes every entry of bucket {@code b} (a bucket forgotten or read again) by dropping its
-     * table; no other bucket is touched.
+     * table; no other bucket's table is touched.
      *
      * @return the entries removed
      */
     public int removeBucket(int b) {
         int removed = bucketSize[b];
         if (tables[b] != NONE) {
+            int[] s = tables[b];
+            for (int k = 0; k < s.length; k += SLOT) {
+                if (s[k] != 0) {
+                    unfile(s[k]);
+                }
+            }
             capacity -= masks[b] + 1;
             tables[b] = NONE;
             masks[b] = 0;
@@ -403,11 +513,12 @@ public final class NameIndex {
         return removed;
     }
 
-    /** Forgets every entry and drops every bucket's table. */
+    /** Forgets every entry and drops every bucket's table and every record. */
     public void clear() {
         Arrays.fill(tables, NONE);
         Arrays.fill(masks, 0);
         Arrays.fill(bucketSize, 0);
+        records = new int[0][];
         size = 0;
         capacity = 0;
     }

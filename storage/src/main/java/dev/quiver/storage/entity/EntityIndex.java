@@ -560,8 +560,11 @@ public final class EntityIndex {
         if (n <= capacity) {
             return;
         }
-        // paged (PagedArrays): growing copies no full page; the last page doubles, so at most half a page is unused
-        long need = Math.max(n, 1024L);
+        // paged (PagedArrays): growing copies no full page. Past the first page, the last page is
+        // made whole at once (at most a page unused per array, a few hundred KiB) instead of
+        // doubling from one slot: a prefab batch grows the index by thousands of entities at a
+        // time, and the doubling copies were most of what PagedArrays.grow allocated (issue 9)
+        long need = n <= PagedArrays.PAGE ? Math.max(n, 1024L) : ((n + PagedArrays.MASK) & ~(long) PagedArrays.MASK);
         live = PagedArrays.grow(live, need);
         tableOf = PagedArrays.grow(tableOf, need);
         rowOf = PagedArrays.grow(rowOf, need);

@@ -212,6 +212,14 @@ public final class EntityNames {
     }
 
     /**
+     * True when entity index {@code index} holds an entry in a bucket in memory (a page read must
+     * not file it again: an entity holds one entry).
+     */
+    public boolean filed(int index) {
+        return this.index.filed(index);
+    }
+
+    /**
      * Makes room in bucket {@code b} for {@code n} entries about to be {@link #restore}d (a page
      * of known size), so that its table grows at most once.
      */

@@ -356,8 +356,15 @@ final class NamePage {
         if (r.remaining() != 0) {
             throw new CorruptionException("name page " + key + " holds " + r.remaining() + " bytes past its entries");
         }
-        names.reserve((int) key, entries.size() / 2);
         long[] a = entries.elements();
+        for (int i = 0; i < entries.size(); i += 2) { // an entity holds one entry: one in another bucket is damage
+            int index = (int) (a[i] >>> 32);
+            if (names.filed(index)) {
+                throw new CorruptionException("name page " + key + " files entity index " + index
+                        + ", which another name bucket holds");
+            }
+        }
+        names.reserve((int) key, entries.size() / 2);
         for (int i = 0; i < entries.size(); i += 2) {
             long k = a[i], pl = a[i + 1];
             names.restore((int) k, (int) pl, Ids.entity((int) (k >>> 32), (int) (pl >>> 32)));
