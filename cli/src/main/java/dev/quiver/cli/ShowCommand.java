@@ -32,7 +32,7 @@ final class ShowCommand extends BaseCommand {
             out().println(w.path(e));
             for (long id : w.type(e)) {
                 Map<String, Object> value = w.schema(id) == null ? null : w.get(e, id);
-                long off = dev.quiver.index.Ids.isPair(id) ? w.disabledId(id) : 0;
+                long off = dev.quiver.index.Ids.isPair(id) ? w.toggling().disabledId(id) : 0;
                 if (off != 0 && dev.quiver.index.Ids.isPair(off)) { // (R~, T): the pair (R, T) disabled
                     out().println("  " + w.idToString(off) + (value == null ? "" : " " + value) + " (disabled)");
                     continue;
@@ -41,7 +41,7 @@ final class ShowCommand extends BaseCommand {
             }
             for (long id : w.inheritedIds(e)) {
                 Map<String, Object> value = w.schema(id) == null ? null : w.get(e, id);
-                long off = dev.quiver.index.Ids.isPair(id) ? w.disabledId(id) : 0;
+                long off = dev.quiver.index.Ids.isPair(id) ? w.toggling().disabledId(id) : 0;
                 boolean disabledPair = off != 0 && dev.quiver.index.Ids.isPair(off);
                 out().println("  " + w.idToString(disabledPair ? off : id) + (value == null ? "" : " " + value)
                         + (disabledPair ? " (disabled)" : "") + " (inherited from " + w.path(w.owner(e, id)) + ")");

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 
 /**
  * {@code quiver disable WORLD ENTITY ID} and {@code quiver enable WORLD ENTITY ID}: toggle a
- * component, tag or pair without removing it (Flecs v4 CanToggle, {@link World#disable}).
+ * component, tag or pair without removing it (Flecs v4 CanToggle, {@link dev.quiver.storage.Toggling#disable}).
  */
 abstract class ToggleCommand extends BaseCommand {
     @Parameters(index = "0", paramLabel = "WORLD", description = "The world directory (must exist).")
@@ -27,11 +27,11 @@ abstract class ToggleCommand extends BaseCommand {
         try (World w = openWriter(world)) {
             long e = w.resolve(entity);
             long c = w.id(id);
-            boolean was = !w.isDisabled(e, c);
+            boolean was = !w.toggling().isDisabled(e, c);
             if (enable()) {
-                w.enable(e, c);
+                w.toggling().enable(e, c);
             } else {
-                w.disable(e, c);
+                w.toggling().disable(e, c);
             }
             String state = enable() ? "enabled" : "disabled";
             out().println(entity + ": " + w.idToString(c) + (was == enable() ? " was already " : " ") + state);

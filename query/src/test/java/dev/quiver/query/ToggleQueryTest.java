@@ -18,7 +18,7 @@ class ToggleQueryTest extends QueryTestSupport {
         with("a", "Mass", "Npc");
         long b = with("b", "Mass", "Npc");
         with("c", "Npc");
-        w.disable(b, e("Mass"));
+        w.toggling().disable(b, e("Mass"));
         assertEquals(list("a"), these("Mass"));
         assertEquals(list("a"), these("Mass, Npc"));
         assertEquals(list("b", "c"), these("Npc, !Mass"));
@@ -26,7 +26,7 @@ class ToggleQueryTest extends QueryTestSupport {
         assertEquals(0, count("Mass(b)"));
         assertEquals(1, count("Mass(a)"));
         assertEquals(list("a", "b", "c"), these("Npc, ?Mass"));
-        w.enable(b, e("Mass"));
+        w.toggling().enable(b, e("Mass"));
         assertEquals(list("a", "b"), these("Mass"));
         assertEquals(list(), these("(Disabled, *)"));
     }
@@ -42,8 +42,8 @@ class ToggleQueryTest extends QueryTestSupport {
         with("a", "(Likes, x)", "Npc");
         long b = with("b", "(Likes, x)", "(Likes, y)", "Npc");
         long c = with("c", "(Likes, x)", "Npc");
-        w.disable(b, w.ensureId("(Likes, x)"));
-        w.disable(c, w.ensureId("(Likes, x)"));
+        w.toggling().disable(b, w.ensureId("(Likes, x)"));
+        w.toggling().disable(c, w.ensureId("(Likes, x)"));
         assertEquals(list("a"), these("(Likes, x)"));
         assertEquals(list("a", "b"), these("(Likes, *)"));
         assertEquals(list("a | $t=x", "b | $t=y"), answers("(Likes, $t)"));
@@ -51,7 +51,7 @@ class ToggleQueryTest extends QueryTestSupport {
         assertEquals(list("c"), these("Npc, !(Likes, *)"));
         assertEquals(0, count("Likes(b, x)"));
         assertEquals(1, count("Likes(b, y)"));
-        w.enable(b, w.ensureId("(Likes, x)"));
+        w.toggling().enable(b, w.ensureId("(Likes, x)"));
         assertEquals(list("a", "b"), these("(Likes, x)"));
     }
 
@@ -79,8 +79,8 @@ class ToggleQueryTest extends QueryTestSupport {
         long b = with("b", "(Likes, x)", "(Likes, y)", "Mass");
         with("c", "(Owns, x)");
         int entities = w.entityCount();
-        w.disable(b, w.ensureId("(Likes, x)"));
-        w.disable(b, e("Mass"));
+        w.toggling().disable(b, w.ensureId("(Likes, x)"));
+        w.toggling().disable(b, e("Mass"));
         assertEquals(entities, w.entityCount(), "the companion Likes.~ is no entity to count");
         assertEquals(list("a", "c"), these("(*, x)"));
         assertEquals(list("a | $r=Likes", "c | $r=Owns"), answers("($r, x)"));
@@ -98,7 +98,7 @@ class ToggleQueryTest extends QueryTestSupport {
             cached.forEach(r -> seen.add(w.path(r.thisEntity())));
             assertTrue(seen.contains("b") && !seen.contains("Likes.~"), "cached: " + seen);
         }
-        w.enable(b, w.ensureId("(Likes, x)"));
+        w.toggling().enable(b, w.ensureId("(Likes, x)"));
         assertEquals(list("a", "b", "c"), these("(*, x)"));
     }
 }

@@ -10,7 +10,6 @@ import dev.quiver.storage.format.WorldFormat;
 import dev.quiver.storage.rules.Cleanup;
 import dev.quiver.storage.rules.Inheritance;
 import dev.quiver.storage.rules.Prefabs;
-import dev.quiver.storage.rules.Toggles;
 import dev.quiver.storage.rules.Values;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.Types;
@@ -63,6 +62,7 @@ public final class World implements AutoCloseable {
     private final java.util.function.LongFunction<String> describe = e -> m.paths.describe(e);
     final Transactions tx;
     private final TableAccess tableAccess;
+    private final Toggling toggling;
 
     /** Internal: a world over an open store, its state not read yet ({@link WorldLifecycle}). */
     World(Store store, boolean readOnly, Path dir) {
@@ -71,6 +71,7 @@ public final class World implements AutoCloseable {
         persistence = new Persistence(store, m.parts, m.format, m.changes, m.sparse);
         tx = new Transactions(persistence, dir.toString());
         tableAccess = new TableAccess(m, this::aliveIndex);
+        toggling = new Toggling(this, m);
     }
 
     // ------------------------------------------------------------------ lifecycle
@@ -198,7 +199,7 @@ public final class World implements AutoCloseable {
         return tx.open() ? -1 : tx.writes();
     }
 
-    private void mutate(Runnable r) {
+    void mutate(Runnable r) {
         transactionResult(w -> {
             r.run();
             return null;
@@ -318,13 +319,13 @@ public final class World implements AutoCloseable {
         return m.entities.getAny(index);
     }
 
-    private int aliveIndex(long e) {
+    int aliveIndex(long e) {
         return m.entities.get(e, describe);
     }
 
     /**
      * Number of alive entities, builtins and toggle companions excluded (a companion R~ is a hidden
-     * entity standing for R's disabled pairs, {@link #disable}).
+     * entity standing for R's disabled pairs, {@link Toggling#disable}).
      */
     public int entityCount() {
         int companions = 0;
@@ -667,7 +668,7 @@ public final class World implements AutoCloseable {
      * Removes {@code id} (which may hold {@code *} or {@code _}) from every entity holding it, as one
      * transaction (Flecs v4 {@code remove_all}).
      *
-     * An entity holding it disabled ({@link #disable}) loses it too.
+     * An entity holding it disabled ({@link Toggling#disable}) loses it too.
      *
      * @return the number of entities that held it
      * @throws ConstraintException when a builtin holds it (nothing changes)
@@ -694,50 +695,11 @@ public final class World implements AutoCloseable {
     // ------------------------------------------------------------------ toggling (Flecs v4 CanToggle)
 
     /**
-     * Disables a component, tag or pair on an entity without removing it (Flecs v4
-     * {@code ecs_enable_id}), for an id with {@link Builtin#CAN_TOGGLE} (a pair: its relationship):
-     * the entity holds {@code (Disabled, id)}, or {@code (R~, T)} for a pair {@code (R, T)} (R's
-     * toggle companion), in its place with its value ({@link Toggles}), so queries skip it and
-     * {@link #has}, {@link #get}, {@link #targets} do not see it. Removing the id (or {@code (R, *)})
-     * removes it disabled too; adding or setting it meanwhile is refused.
-     *
-     * @throws ToggleException when the id lacks CanToggle, is a wildcard, or the entity does not own it
-     * @throws SparseStorageException when the pair's relationship is stored sparse (DontFragment)
-     * @throws BuiltinException when the entity is a builtin
+     * Disabling and enabling ids on entities without removing them (Flecs v4 CanToggle,
+     * {@code ecs_enable_id}): {@link Toggling}.
      */
-    public void disable(long e, long id) {
-        toggle(e, id, false);
-    }
-
-    /**
-     * Enables a component or tag disabled with {@link #disable}: the id and its value are back.
-     * Enabling an enabled id changes nothing.
-     *
-     * @throws ToggleException when the id lacks CanToggle, is a wildcard, or the entity does not own it
-     * @throws BuiltinException when the entity is a builtin
-     */
-    public void enable(long e, long id) {
-        toggle(e, id, true);
-    }
-
-    private void toggle(long e, long id, boolean enabled) {
-        int idx = aliveIndex(e);
-        m.rules.checkNotBuiltin(idx);
-        m.toggles.check(idx, id);
-        mutate(() -> m.toggles.set(idx, id, enabled));
-    }
-
-    /** True when the entity holds {@code id} (a component, tag or pair) disabled ({@link #disable}). */
-    public boolean isDisabled(long e, long id) {
-        return m.toggles.isDisabled(aliveIndex(e), id);
-    }
-
-    /**
-     * The id an id of a type stands for when it holds one disabled: C for {@code (Disabled, C)},
-     * {@code (R, T)} for {@code (R~, T)}; 0 for any other id.
-     */
-    public long disabledId(long id) {
-        return m.toggles.enabledForm(id);
+    public Toggling toggling() {
+        return toggling;
     }
 
     // ------------------------------------------------------------------ read side

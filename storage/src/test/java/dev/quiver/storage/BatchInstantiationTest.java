@@ -59,7 +59,7 @@ class BatchInstantiationTest {
             t.add(ship, Builtin.PREFAB);
             t.set(ship, c0, new Object[] {1.5});
             t.set(ship, tog, new Object[] {3.0});
-            t.disable(ship, tog);
+            t.toggling().disable(ship, tog);
             t.add(ship, t.pair(likes, place));
             for (int i = 0; i < 3; i++) {
                 long part = t.entity("Ship.part" + i);
@@ -171,7 +171,7 @@ class BatchInstantiationTest {
                     if (rnd.nextInt(2) == 0) {
                         t.set(n, c, new Object[] {rnd.nextInt(100) / 4.0});
                         if (rnd.nextInt(6) == 0 && t.has(c, Builtin.CAN_TOGGLE)) {
-                            t.disable(n, c);
+                            t.toggling().disable(n, c);
                         }
                     }
                 }

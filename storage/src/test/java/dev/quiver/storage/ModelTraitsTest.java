@@ -93,32 +93,32 @@ class ModelTraitsTest {
         w.add(pos, Builtin.CAN_TOGGLE);
         long ship = w.entity("ship");
         w.set(ship, pos, new Position(1, 2));
-        w.disable(ship, pos);
-        assertTrue(w.isDisabled(ship, pos));
+        w.toggling().disable(ship, pos);
+        assertTrue(w.toggling().isDisabled(ship, pos));
         assertFalse(w.has(ship, pos));
         assertNull(w.get(ship, pos));
         assertTrue(w.owns(ship, w.pair(Builtin.DISABLED, pos)));
         assertTrue(w.tableAccess().tables(pos).stream().noneMatch(t -> t.count() > 0), "no table with Position holds the ship");
-        w.disable(ship, pos); // already disabled: nothing changes
+        w.toggling().disable(ship, pos); // already disabled: nothing changes
         w.close();
         w = World.open(dir);
         ship = w.resolve("ship");
         pos = w.resolve("Position");
-        assertTrue(w.isDisabled(ship, pos));
-        w.enable(ship, pos);
-        assertFalse(w.isDisabled(ship, pos));
+        assertTrue(w.toggling().isDisabled(ship, pos));
+        w.toggling().enable(ship, pos);
+        assertFalse(w.toggling().isDisabled(ship, pos));
         assertEquals(new Position(1, 2), w.get(ship, Position.class));
-        w.enable(ship, pos); // already enabled
+        w.toggling().enable(ship, pos); // already enabled
         assertEquals(List.of("Position"), ids(ship));
         // removing a disabled component removes its disabled form too
-        w.disable(ship, pos);
+        w.toggling().disable(ship, pos);
         w.remove(ship, pos);
         assertEquals(List.of(), ids(ship));
         // a tag toggles too
         long glowing = w.entity("Glowing");
         w.add(glowing, Builtin.CAN_TOGGLE);
         w.add(ship, glowing);
-        w.disable(ship, glowing);
+        w.toggling().disable(ship, glowing);
         assertEquals(List.of("(Disabled,Glowing)"), ids(ship));
         // the Disabled tag on an entity is another thing: the table is marked disabled
         long off = w.entity("off");
@@ -140,16 +140,16 @@ class ModelTraitsTest {
         w.add(ship, w.pair(rel, pos));
         long bare = w.entity("bare");
         long[] before = w.type(ship);
-        var noTrait = assertThrows(ToggleException.class, () -> w.disable(ship, mass));
+        var noTrait = assertThrows(ToggleException.class, () -> w.toggling().disable(ship, mass));
         assertTrue(noTrait.getMessage().contains("CanToggle"), noTrait.getMessage());
-        assertThrows(ToggleException.class, () -> w.disable(ship, w.pair(rel, pos)));
-        assertThrows(ToggleException.class, () -> w.disable(bare, pos));
-        assertThrows(ToggleException.class, () -> w.enable(bare, pos));
+        assertThrows(ToggleException.class, () -> w.toggling().disable(ship, w.pair(rel, pos)));
+        assertThrows(ToggleException.class, () -> w.toggling().disable(bare, pos));
+        assertThrows(ToggleException.class, () -> w.toggling().enable(bare, pos));
         assertThrows(ToggleException.class, () -> w.add(bare, w.pair(Builtin.DISABLED, mass)), "no CanToggle");
         assertThrows(ToggleException.class, () -> w.add(ship, w.pair(Builtin.DISABLED, pos)), "held enabled");
-        assertThrows(BuiltinException.class, () -> w.disable(Builtin.IS_A, pos));
+        assertThrows(BuiltinException.class, () -> w.toggling().disable(Builtin.IS_A, pos));
         assertArrayEquals(before, w.type(ship));
-        w.disable(ship, pos);
+        w.toggling().disable(ship, pos);
         long[] disabled = w.type(ship);
         assertThrows(ToggleException.class, () -> w.add(ship, pos));
         assertThrows(ToggleException.class, () -> w.set(ship, pos, new Position(5, 6)));
@@ -157,11 +157,11 @@ class ModelTraitsTest {
         assertThrows(StructuralTraitException.class, () -> w.remove(pos, Builtin.CAN_TOGGLE));
         assertArrayEquals(disabled, w.type(ship));
         assertTrue(w.has(pos, Builtin.CAN_TOGGLE));
-        w.enable(ship, pos);
+        w.toggling().enable(ship, pos);
         assertEquals(new Position(1, 2), w.get(ship, Position.class));
         // added disabled by hand, with a zero value, for an id with CanToggle
         w.add(bare, w.pair(Builtin.DISABLED, pos));
-        w.enable(bare, pos);
+        w.toggling().enable(bare, pos);
         assertEquals(new Position(0, 0), w.get(bare, Position.class));
         w.remove(pos, Builtin.CAN_TOGGLE); // allowed once nothing is disabled
     }
@@ -174,22 +174,22 @@ class ModelTraitsTest {
         w.add(pos, Builtin.CAN_TOGGLE);
         long ship = w.entity("ship");
         w.set(ship, pos, new Position(1, 2));
-        w.disable(ship, pos);
+        w.toggling().disable(ship, pos);
         var e = assertThrows(CleanupPanicException.class, () -> w.delete(pos));
         assertTrue(e.getMessage().contains("holds it disabled"), e.getMessage());
-        assertTrue(w.isDisabled(ship, pos));
+        assertTrue(w.toggling().isDisabled(ship, pos));
         long doomedWith = w.entity("Doomed");
         w.add(doomedWith, Builtin.CAN_TOGGLE);
         w.add(doomedWith, w.pair(Builtin.ON_DELETE, Builtin.DELETE));
         long boat = w.entity("boat");
         w.add(boat, doomedWith);
-        w.disable(boat, doomedWith);
+        w.toggling().disable(boat, doomedWith);
         w.delete(doomedWith);
         assertFalse(w.isAlive(boat), "(OnDelete, Delete) reaches a disabled holder");
         long plain = w.entity("Plain");
         w.add(plain, Builtin.CAN_TOGGLE);
         w.add(ship, plain);
-        w.disable(ship, plain);
+        w.toggling().disable(ship, plain);
         w.delete(plain);
         assertEquals(List.of("(Disabled,Position)"), ids(ship), "Remove strips the disabled form");
     }
@@ -310,30 +310,30 @@ class ModelTraitsTest {
         w.add(base, Builtin.PREFAB);
         w.set(base, pos, new Position(3, 4));
         w.add(base, glowing);
-        w.disable(base, pos);
-        w.disable(base, glowing);
+        w.toggling().disable(base, pos);
+        w.toggling().disable(base, glowing);
         long inst = w.entity("inst");
         w.add(inst, w.pair(Builtin.IS_A, base));
         assertEquals(List.of("(IsA,base)", "(Disabled,Position)", "(Disabled,Glowing)"), ids(inst));
-        assertTrue(w.isDisabled(inst, pos));
-        w.enable(inst, pos);
+        assertTrue(w.toggling().isDisabled(inst, pos));
+        w.toggling().enable(inst, pos);
         assertEquals(new Position(3, 4), w.get(inst, Position.class), "the value came with it");
-        assertTrue(w.isDisabled(base, pos), "the base is unchanged");
+        assertTrue(w.toggling().isDisabled(base, pos), "the base is unchanged");
         // an instance that owns the id keeps it enabled, with its own value
         long own = w.entity("own");
         w.set(own, pos, new Position(9, 9));
         w.add(own, w.pair(Builtin.IS_A, base));
         assertEquals(new Position(9, 9), w.get(own, Position.class));
-        assertFalse(w.isDisabled(own, pos));
+        assertFalse(w.toggling().isDisabled(own, pos));
         // the nearest base decides: mid holds Position enabled over base's disabled one
         long mid = w.entity("mid");
         w.add(mid, w.pair(Builtin.IS_A, base));
-        w.enable(mid, pos);
+        w.toggling().enable(mid, pos);
         w.set(mid, pos, new Position(5, 6));
         long leaf = w.entity("leaf");
         w.add(leaf, w.pair(Builtin.IS_A, mid));
         assertEquals(new Position(5, 6), w.get(leaf, Position.class));
-        assertTrue(w.isDisabled(leaf, glowing), "Glowing is disabled on mid, copied from base");
+        assertTrue(w.toggling().isDisabled(leaf, glowing), "Glowing is disabled on mid, copied from base");
     }
 
     /** TEC-06: a validator runs before a set changes anything; it refuses or refines the value. */

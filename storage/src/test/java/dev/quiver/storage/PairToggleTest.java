@@ -60,8 +60,8 @@ class PairToggleTest {
         w.add(owes, Builtin.CAN_TOGGLE);
         long bob = w.entity("bob"), alice = w.entity("alice");
         w.set(bob, w.pair(owes, alice), new Object[] {12.5});
-        w.disable(bob, w.pair(owes, alice));
-        assertTrue(w.isDisabled(bob, w.pair(owes, alice)));
+        w.toggling().disable(bob, w.pair(owes, alice));
+        assertTrue(w.toggling().isDisabled(bob, w.pair(owes, alice)));
         assertFalse(w.has(bob, w.pair(owes, alice)));
         assertFalse(w.has(bob, w.pair(owes, Ids.WILDCARD)));
         assertNull(w.get(bob, w.pair(owes, alice)));
@@ -71,23 +71,23 @@ class PairToggleTest {
         assertEquals(owes, w.parent(companion));
         assertEquals(w.schema(owes), w.schema(companion));
         assertEquals(List.of("(Owes.~,alice)"), ids(bob));
-        assertEquals(w.pair(owes, alice), w.disabledId(w.pair(companion, alice)));
+        assertEquals(w.pair(owes, alice), w.toggling().disabledId(w.pair(companion, alice)));
         assertEquals(Map.of("amount", 12.5), w.get(bob, w.pair(companion, alice)));
         assertTrue(w.tableAccess().tables(w.pair(owes, Ids.WILDCARD)).stream().noneMatch(t -> t.count() > 0));
-        w.disable(bob, w.pair(owes, alice)); // already disabled: nothing changes
+        w.toggling().disable(bob, w.pair(owes, alice)); // already disabled: nothing changes
         w.close();
         w = World.open(dir);
         bob = w.resolve("bob");
         alice = w.resolve("alice");
         owes = w.resolve("Owes");
-        assertTrue(w.isDisabled(bob, w.pair(owes, alice)), "a disabled pair survives a reopen");
-        w.enable(bob, w.pair(owes, alice));
-        assertFalse(w.isDisabled(bob, w.pair(owes, alice)));
+        assertTrue(w.toggling().isDisabled(bob, w.pair(owes, alice)), "a disabled pair survives a reopen");
+        w.toggling().enable(bob, w.pair(owes, alice));
+        assertFalse(w.toggling().isDisabled(bob, w.pair(owes, alice)));
         assertEquals(Map.of("amount", 12.5), w.get(bob, w.pair(owes, alice)));
         assertArrayEquals(new long[] {alice}, w.targets(bob, owes));
-        w.enable(bob, w.pair(owes, alice)); // already enabled
+        w.toggling().enable(bob, w.pair(owes, alice)); // already enabled
         assertEquals(List.of("(Owes,alice)"), ids(bob));
-        assertEquals(0, w.disabledId(w.pair(owes, alice)));
+        assertEquals(0, w.toggling().disabledId(w.pair(owes, alice)));
     }
 
     @Test
@@ -99,12 +99,12 @@ class PairToggleTest {
         long e = w.entity("e"), bob = w.entity("bob");
         w.set(e, w.pair(at, pos), new Object[] {3.0});
         w.add(e, w.pair(likes, bob));
-        w.disable(e, w.pair(at, pos));
-        w.disable(e, w.pair(likes, bob));
+        w.toggling().disable(e, w.pair(at, pos));
+        w.toggling().disable(e, w.pair(likes, bob));
         assertEquals(Map.of("x", 3.0), w.get(e, w.pair(w.resolve("At.~"), pos)));
         assertNull(w.schema(w.resolve("Likes.~")));
-        w.enable(e, w.pair(at, pos));
-        w.enable(e, w.pair(likes, bob));
+        w.toggling().enable(e, w.pair(at, pos));
+        w.toggling().enable(e, w.pair(likes, bob));
         assertEquals(Map.of("x", 3.0), w.get(e, w.pair(at, pos)));
         assertTrue(w.has(e, w.pair(likes, bob)));
     }
@@ -120,28 +120,28 @@ class PairToggleTest {
         w.add(in, Builtin.EXCLUSIVE);
         long e = w.entity("e"), kitchen = w.entity("kitchen"), hall = w.entity("hall");
         w.add(e, w.pair(in, kitchen));
-        w.disable(e, w.pair(in, kitchen));
+        w.toggling().disable(e, w.pair(in, kitchen));
         w.add(e, w.pair(in, hall));
         assertEquals(List.of("(In,hall)"), ids(e));
-        assertFalse(w.isDisabled(e, w.pair(in, kitchen)));
-        assertThrows(ToggleException.class, () -> w.enable(e, w.pair(in, kitchen)), "(In, kitchen) is gone");
+        assertFalse(w.toggling().isDisabled(e, w.pair(in, kitchen)));
+        assertThrows(ToggleException.class, () -> w.toggling().enable(e, w.pair(in, kitchen)), "(In, kitchen) is gone");
         // adding the disabled form by hand (as an instantiation does) replaces the enabled pair too
         long companion = w.resolve("In.~");
         w.add(e, w.pair(companion, kitchen));
         assertEquals(List.of("(In.~,kitchen)"), ids(e));
-        w.enable(e, w.pair(in, kitchen));
+        w.toggling().enable(e, w.pair(in, kitchen));
         assertEquals(List.of("(In,kitchen)"), ids(e));
         // instantiation: a base's disabled pair does not replace the instance's own Exclusive pair
         long base = w.entity("base");
         w.add(base, w.pair(in, kitchen));
-        w.disable(base, w.pair(in, kitchen));
+        w.toggling().disable(base, w.pair(in, kitchen));
         long inst = w.entity("inst");
         w.add(inst, w.pair(in, hall));
         w.add(inst, w.pair(Builtin.IS_A, base));
         assertEquals(List.of("(IsA,base)", "(In,hall)"), ids(inst));
         long fresh = w.entity("fresh");
         w.add(fresh, w.pair(Builtin.IS_A, base));
-        assertTrue(w.isDisabled(fresh, w.pair(in, kitchen)), "without a pair of its own it gets the disabled one");
+        assertTrue(w.toggling().isDisabled(fresh, w.pair(in, kitchen)), "without a pair of its own it gets the disabled one");
     }
 
     @Test
@@ -152,7 +152,7 @@ class PairToggleTest {
         for (long x : new long[] {a, b, c, d}) {
             w.add(x, w.pair(likes, b));
             w.add(x, w.pair(likes, c));
-            w.disable(x, w.pair(likes, b));
+            w.toggling().disable(x, w.pair(likes, b));
         }
         w.remove(a, w.pair(likes, b));
         assertEquals(List.of("(Likes,c)"), ids(a));
@@ -161,12 +161,12 @@ class PairToggleTest {
         w.removeAll(w.pair(likes, b));
         assertEquals(List.of("(Likes,c)"), ids(c));
         assertEquals(List.of("(Likes,c)"), ids(d));
-        w.disable(d, w.pair(likes, c));
+        w.toggling().disable(d, w.pair(likes, c));
         w.removeAll(w.pair(likes, Ids.WILDCARD));
         assertEquals(List.of(), ids(c));
         assertEquals(List.of(), ids(d));
         w.add(d, w.pair(likes, c));
-        w.disable(d, w.pair(likes, c));
+        w.toggling().disable(d, w.pair(likes, c));
         w.deleteWith(w.pair(likes, c));
         assertFalse(w.isAlive(d), "delete_with reaches a disabled holder");
     }
@@ -178,21 +178,21 @@ class PairToggleTest {
         long e = w.entity("e"), t = w.entity("t"), u = w.entity("u");
         w.add(e, w.pair(likes, t));
         w.add(e, w.pair(likes, u));
-        w.disable(e, w.pair(likes, t));
+        w.toggling().disable(e, w.pair(likes, t));
         w.delete(t);
         assertEquals(List.of("(Likes,u)"), ids(e), "deleting T removes (R~, T)");
         long owns = toggling("Owns");
         w.add(owns, w.pair(Builtin.ON_DELETE_TARGET, Builtin.DELETE));
         long car = w.entity("car"), owner = w.entity("owner");
         w.add(owner, w.pair(owns, car));
-        w.disable(owner, w.pair(owns, car));
+        w.toggling().disable(owner, w.pair(owns, car));
         w.delete(car);
         assertFalse(w.isAlive(owner), "R's (OnDeleteTarget, Delete) reaches a disabled pair");
         long guards = toggling("Guards");
         w.add(guards, w.pair(Builtin.ON_DELETE_TARGET, Builtin.PANIC));
         long gate = w.entity("gate"), guard = w.entity("guard");
         w.add(guard, w.pair(guards, gate));
-        w.disable(guard, w.pair(guards, gate));
+        w.toggling().disable(guard, w.pair(guards, gate));
         long[] before = w.type(guard);
         var p = assertThrows(CleanupPanicException.class, () -> w.delete(gate));
         assertTrue(p.getMessage().contains("Panic"), p.getMessage());
@@ -213,7 +213,7 @@ class PairToggleTest {
         w.add(a, w.pair(likes, b));
         w.add(a, w.pair(likes, c));
         w.add(c, w.pair(likes, b));
-        w.disable(a, w.pair(likes, b));
+        w.toggling().disable(a, w.pair(likes, b));
         assertArrayEquals(new long[] {c}, w.targets(a, likes));
         var sources = new ArrayList<Long>();
         w.forEachSource(likes, b, sources::add);
@@ -227,7 +227,7 @@ class PairToggleTest {
         w.add(friend, Builtin.SYMMETRIC);
         long a = w.entity("a"), b = w.entity("b");
         w.add(a, w.pair(friend, b));
-        w.disable(a, w.pair(friend, b));
+        w.toggling().disable(a, w.pair(friend, b));
         assertTrue(w.has(b, w.pair(friend, a)), "the mirror stays enabled");
         w.remove(a, w.pair(friend, b));
         assertEquals(List.of(), ids(b), "removing the disabled pair removes its mirror");
@@ -243,35 +243,35 @@ class PairToggleTest {
         long prefab = w.entity("Debtor");
         w.add(prefab, Builtin.PREFAB);
         w.set(prefab, w.pair(owes, bank), new Object[] {7.0});
-        w.disable(prefab, w.pair(owes, bank));
+        w.toggling().disable(prefab, w.pair(owes, bank));
         long inst = w.entity("inst");
         w.add(inst, w.pair(Builtin.IS_A, prefab));
-        assertTrue(w.isDisabled(inst, w.pair(owes, bank)), "an Override pair is copied disabled");
-        w.enable(inst, w.pair(owes, bank));
+        assertTrue(w.toggling().isDisabled(inst, w.pair(owes, bank)), "an Override pair is copied disabled");
+        w.toggling().enable(inst, w.pair(owes, bank));
         assertEquals(Map.of("amount", 7.0), w.get(inst, w.pair(owes, bank)));
-        assertTrue(w.isDisabled(prefab, w.pair(owes, bank)), "the prefab is unchanged");
+        assertTrue(w.toggling().isDisabled(prefab, w.pair(owes, bank)), "the prefab is unchanged");
         for (long batch : w.instantiate(prefab, 3)) {
-            assertTrue(w.isDisabled(batch, w.pair(owes, bank)), "a batch instance gets it disabled too");
+            assertTrue(w.toggling().isDisabled(batch, w.pair(owes, bank)), "a batch instance gets it disabled too");
             assertEquals(Map.of("amount", 7.0), w.get(batch, w.pair(w.resolve("Owes.~"), bank)));
         }
         // an instance holding the pair enabled, or another pair of an Exclusive relationship, keeps its own
         long mine = w.entity("mine");
         w.set(mine, w.pair(owes, bank), new Object[] {1.0});
         w.add(mine, w.pair(Builtin.IS_A, prefab));
-        assertFalse(w.isDisabled(mine, w.pair(owes, bank)));
+        assertFalse(w.toggling().isDisabled(mine, w.pair(owes, bank)));
         assertEquals(Map.of("amount", 1.0), w.get(mine, w.pair(owes, bank)));
         // an Inherit relationship: the instance sees the pair only while the base holds it enabled
         long likes = toggling("Likes");
         w.add(likes, w.pair(Builtin.ON_INSTANTIATE, Builtin.INHERIT));
         long base = w.entity("base");
         w.add(base, w.pair(likes, bank));
-        w.disable(base, w.pair(likes, bank));
+        w.toggling().disable(base, w.pair(likes, bank));
         assertEquals(OnInstantiate.INHERIT, w.onInstantiate(w.pair(w.resolve("Likes.~"), bank)), "R~ mirrors R's policy");
         long child = w.entity("child");
         w.add(child, w.pair(Builtin.IS_A, base));
         assertFalse(w.has(child, w.pair(likes, bank)));
-        assertFalse(w.isDisabled(child, w.pair(likes, bank)), "nothing was copied");
-        w.enable(base, w.pair(likes, bank));
+        assertFalse(w.toggling().isDisabled(child, w.pair(likes, bank)), "nothing was copied");
+        w.toggling().enable(base, w.pair(likes, bank));
         assertTrue(w.has(child, w.pair(likes, bank)));
         // a policy change on R reaches R~
         w.remove(likes, w.pair(Builtin.ON_INSTANTIATE, Builtin.INHERIT));
@@ -288,17 +288,17 @@ class PairToggleTest {
         long e = w.entity("e"), t = w.entity("t"), u = w.entity("u");
         w.add(e, w.pair(likes, t));
         w.add(e, w.pair(plain, t));
-        w.disable(e, w.pair(likes, t));
+        w.toggling().disable(e, w.pair(likes, t));
         long companion = w.resolve("Likes.~");
         long[] before = w.type(e);
-        var noTrait = assertThrows(ToggleException.class, () -> w.disable(e, w.pair(plain, t)));
+        var noTrait = assertThrows(ToggleException.class, () -> w.toggling().disable(e, w.pair(plain, t)));
         assertTrue(noTrait.getMessage().contains("CanToggle") && noTrait.getMessage().contains("pair"), noTrait.getMessage());
-        var wildcard = assertThrows(ToggleException.class, () -> w.disable(e, w.pair(likes, Ids.WILDCARD)));
+        var wildcard = assertThrows(ToggleException.class, () -> w.toggling().disable(e, w.pair(likes, Ids.WILDCARD)));
         assertTrue(wildcard.getMessage().contains("wildcard"), wildcard.getMessage());
-        assertThrows(ToggleException.class, () -> w.enable(e, w.pair(Ids.WILDCARD, t)));
-        var notOwned = assertThrows(ToggleException.class, () -> w.disable(e, w.pair(likes, u)));
+        assertThrows(ToggleException.class, () -> w.toggling().enable(e, w.pair(Ids.WILDCARD, t)));
+        var notOwned = assertThrows(ToggleException.class, () -> w.toggling().disable(e, w.pair(likes, u)));
         assertTrue(notOwned.getMessage().contains("does not own"), notOwned.getMessage());
-        assertThrows(ToggleException.class, () -> w.enable(e, w.pair(companion, t)), "the disabled form is not toggled");
+        assertThrows(ToggleException.class, () -> w.toggling().enable(e, w.pair(companion, t)), "the disabled form is not toggled");
         assertThrows(ToggleException.class, () -> w.add(e, w.pair(likes, t)), "disabled there");
         assertThrows(ToggleException.class, () -> w.add(e, new long[] {w.pair(likes, t)}));
         assertThrows(StructuralTraitException.class, () -> w.remove(likes, Builtin.CAN_TOGGLE));
@@ -309,19 +309,19 @@ class PairToggleTest {
         assertThrows(BuiltinException.class, () -> w.add(companion, Builtin.EXCLUSIVE));
         assertThrows(BuiltinException.class, () -> w.remove(companion, Builtin.DISABLED_RELATIONSHIP));
         assertThrows(BuiltinException.class, () -> w.rename(companion, "x"));
-        assertThrows(BuiltinException.class, () -> w.disable(Builtin.CHILD_OF, w.pair(likes, t)));
-        assertThrows(ToggleException.class, () -> w.disable(e, w.pair(Builtin.CHILD_OF, t)));
+        assertThrows(BuiltinException.class, () -> w.toggling().disable(Builtin.CHILD_OF, w.pair(likes, t)));
+        assertThrows(ToggleException.class, () -> w.toggling().disable(e, w.pair(Builtin.CHILD_OF, t)));
         assertArrayEquals(before, w.type(e));
         assertThrows(SchemaConflictException.class, () -> w.component("Likes", Schema.of("n", FieldType.I64)));
         assertNull(w.schema(likes));
-        assertTrue(w.isDisabled(e, w.pair(likes, t)));
+        assertTrue(w.toggling().isDisabled(e, w.pair(likes, t)));
         // a sparse relationship cannot get CanToggle
         long near = w.entity("Near");
         w.add(near, Builtin.DONT_FRAGMENT);
         assertThrows(SparseStorageException.class, () -> w.add(near, Builtin.CAN_TOGGLE));
         assertFalse(w.has(near, Builtin.CAN_TOGGLE));
         // CanToggle can go once nothing is disabled
-        w.enable(e, w.pair(likes, t));
+        w.toggling().enable(e, w.pair(likes, t));
         w.remove(likes, Builtin.CAN_TOGGLE);
         assertNotEquals(0, w.resolve("Likes.~"), "the companion stays, empty, until Likes goes");
     }

@@ -608,13 +608,13 @@ class WorldModelTest {
             String on = "(" + r + "," + tgt + ")";
             pairToggles++;
             if (mine.remove(on)) {
-                x.disable(e, pair);
+                x.toggling().disable(e, pair);
                 mine.add(Model.off(on));
             } else if (mine.remove(Model.off(on))) {
-                x.enable(e, pair);
+                x.toggling().enable(e, pair);
                 mine.add(on);
             } else {
-                assertThrows(ToggleException.class, () -> x.disable(e, pair), on + " is not on " + name);
+                assertThrows(ToggleException.class, () -> x.toggling().disable(e, pair), on + " is not on " + name);
             }
             return;
         }
@@ -622,13 +622,13 @@ class WorldModelTest {
             long t = x.resolve("T");
             TreeSet<String> mine = model.ids.get(name);
             if (mine.remove("T")) {
-                x.disable(e, t);
+                x.toggling().disable(e, t);
                 mine.add("(Disabled,T)");
             } else if (mine.remove("(Disabled,T)")) {
-                x.enable(e, t);
+                x.toggling().enable(e, t);
                 mine.add("T");
             } else {
-                assertThrows(ToggleException.class, () -> x.disable(e, t), "T is not on " + name);
+                assertThrows(ToggleException.class, () -> x.toggling().disable(e, t), "T is not on " + name);
             }
             return;
         }

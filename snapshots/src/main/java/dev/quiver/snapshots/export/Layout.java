@@ -150,7 +150,7 @@ final class Layout {
         // pairs of a Transient relationship (Tecs transient) are left out of exports as of snapshots
         long rel = world.entityOfIndex(Ids.first(pair));
         // a disabled pair (R~, T) of a toggle companion is left out, as queries leave it out
-        return rel != 0 && !world.owns(rel, Builtin.TRANSIENT) && !Ids.isPair(world.disabledId(pair));
+        return rel != 0 && !world.owns(rel, Builtin.TRANSIENT) && !Ids.isPair(world.toggling().disabledId(pair));
     }
 
     /** Column index of the first field of a component's vertex columns, or -1. */
