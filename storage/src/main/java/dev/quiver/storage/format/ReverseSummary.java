@@ -2,6 +2,7 @@ package dev.quiver.storage.format;
 
 import dev.quiver.error.CorruptionException;
 import dev.quiver.index.ReverseIndex;
+import it.unimi.dsi.fastutil.ints.IntAVLTreeSet;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.objects.Object2IntOpenHashMap;
@@ -124,17 +125,7 @@ final class ReverseSummary implements ReverseIndex.BlockFilter {
 
     @Override
     public boolean mayHold(int block, int relationship) {
-        int[][] sets = group(block >>> GROUP_SHIFT);
-        int[] s = sets == null ? null : sets[block & (GROUP_BLOCKS - 1)];
-        if (s == null) {
-            return false;
-        }
-        for (int r : s) {
-            if (r >= relationship) {
-                return r == relationship;
-            }
-        }
-        return false;
+        return Arrays.binarySearch(of(block), relationship) >= 0;
     }
 
     /** Adds relationship index {@code relationship} to block {@code block}'s set; true when it was not there. */
@@ -164,7 +155,7 @@ final class ReverseSummary implements ReverseIndex.BlockFilter {
 
     /** The relationship indices of the entries of block {@code block} of {@code reverse} (which reads it), ascending. */
     static int[] relationshipsOf(ReverseIndex reverse, int block) {
-        var rels = new IntArrayList();
+        var rels = new IntAVLTreeSet();
         int base = block << ReversePage.SHIFT;
         int last = -1;
         for (int i = 0; i < (1 << ReversePage.SHIFT); i++) {
@@ -177,15 +168,7 @@ final class ReverseSummary implements ReverseIndex.BlockFilter {
                 }
             }
         }
-        int[] a = rels.toIntArray();
-        Arrays.sort(a);
-        int n = 0;
-        for (int i = 0; i < a.length; i++) {
-            if (n == 0 || a[i] != a[n - 1]) {
-                a[n++] = a[i];
-            }
-        }
-        return Arrays.copyOf(a, n);
+        return rels.toIntArray();
     }
 
     /** The keys of the summary pages the state must hold (every group read first, {@link #readAll}), ascending. */
