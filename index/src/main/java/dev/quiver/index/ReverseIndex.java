@@ -20,6 +20,13 @@ import java.util.function.IntConsumer;
  * its way to the highest target read, about 3 MB of copies in RG-1's first query after a reopen).
  * Entries of one list are in no particular order (removal swaps the last entry in).
  *
+ * <p><b>Flat blocks.</b> A slice read from a stored page ({@link #putBlock}) is kept as one array
+ * of entries and one of offsets ({@link FlatReverseBlock}), with no object per target: lookups
+ * ({@link #get}, {@link #sources}, {@link #forEachSource}, {@link #entryCount}) read it as it is.
+ * The first change of one of its targets ({@link #add}, {@link #remove}, {@link #removeAll},
+ * {@link #reserve}, {@link #put}) turns the slice into per-target lists, in the same order, so a
+ * writer changes lists as before and a slice only read stays flat.
+ *
  * <p><b>Lazy blocks.</b> After {@link #lazy}, targets are grouped in blocks of {@code 1 << shift}
  * consecutive indices (a stored world keeps one page per block) and a block's lists are read (the
  * loader calls {@link #put}) the first time any method touches one of its targets, so opening a
@@ -36,6 +43,8 @@ public final class ReverseIndex {
     private static final int SLICE_SHIFT = 10;
     /** The lists by target: {@code slices[t >>> SLICE_SHIFT][t & (SLICE - 1)]}; a null slice holds no list. */
     private LongArrayList[][] slices = new LongArrayList[16][];
+    /** The flat slices by slice number (null: none); a slice is flat or in {@link #slices}, never both. */
+    private FlatReverseBlock[] flats = new FlatReverseBlock[16];
     private int targets;
     /** Which blocks are in memory when lazy; {@link #put} fills a block its loader reads. */
     private final LazyBlocks blocks = new LazyBlocks("ReverseIndex", this::forgetBlock);
@@ -62,6 +71,7 @@ public final class ReverseIndex {
     /** Forgets every entry (before a reload); the index is no longer lazy. */
     public void clear() {
         slices = new LongArrayList[16][];
+        flats = new FlatReverseBlock[16];
         targets = 0;
         spare = null;
         spareTarget = -1;
@@ -113,6 +123,11 @@ public final class ReverseIndex {
 
     private void forgetBlock(int block) {
         if (shift == SLICE_SHIFT) { // the block is one slice (a stored world's blocks): drop it whole, memory follows the blocks kept
+            FlatReverseBlock f = flatSlice(block);
+            if (f != null) {
+                targets -= f.targets;
+                flats[block] = null;
+            }
             LongArrayList[] slice = block < slices.length ? slices[block] : null;
             if (slice != null) {
                 for (LongArrayList l : slice) {
@@ -126,6 +141,7 @@ public final class ReverseIndex {
         }
         int from = block << shift;
         for (int t = from; t < from + (1 << shift); t++) {
+            thaw(t);
             if (list(t) != null) {
                 set(t, null);
                 targets--;
@@ -133,9 +149,41 @@ public final class ReverseIndex {
         }
     }
 
+    /** Flat slice {@code s} (unsigned), or null. */
+    private FlatReverseBlock flatSlice(int s) {
+        return s >= 0 && s < flats.length ? flats[s] : null;
+    }
+
+    /** The flat slice holding {@code target}, or null (also for a negative target). */
+    private FlatReverseBlock flat(int target) {
+        return flatSlice(target >>> SLICE_SHIFT);
+    }
+
     /**
-     * The list of {@code target} without touching its block, or null (also for a negative target,
-     * whose unsigned slice number lies past every slice).
+     * Turns the flat slice holding {@code target}, if any, into per-target lists in the same
+     * order, before a change of one of its targets (copy on write).
+     */
+    private void thaw(int target) {
+        int s = target >>> SLICE_SHIFT;
+        FlatReverseBlock f = flatSlice(s);
+        if (f == null) {
+            return;
+        }
+        flats[s] = null;
+        int base = s << SLICE_SHIFT;
+        for (int i = 0; i < SLICE; i++) {
+            int n = f.size(i);
+            if (n > 0) {
+                var l = new LongArrayList(n); // as the lists were read before blocks were kept flat
+                l.addElements(0, f.entries, f.start[i], n);
+                set(base + i, l);
+            }
+        }
+    }
+
+    /**
+     * The mutable list of {@code target} without touching its block, or null (also for a negative
+     * target, whose unsigned slice number lies past every slice, and for a target of a flat slice).
      */
     private LongArrayList list(int target) {
         int s = target >>> SLICE_SHIFT;
@@ -194,19 +242,30 @@ public final class ReverseIndex {
     }
 
     /**
-     * The entries pointing at {@code target} when some may be of relationship index
-     * {@code relationship} (every relationship when negative), or null: null without reading the
-     * target's block when it is not in memory and the filter says it holds no such entry.
+     * Touches the block of {@code target} when some of its entries may be of relationship index
+     * {@code relationship} (every relationship when negative) and returns true; false without
+     * reading the block when it is not in memory and the filter says it holds no such entry.
      */
-    private LongArrayList get(int target, int relationship) {
+    private boolean reach(int target, int relationship) {
         if (relationship >= 0 && filter != null && target >= 0 && blocks.isLazy()) {
             int b = target >>> shift;
             if (!blocks.isLoaded(b) && !filter.mayHold(b, relationship)) {
                 lookupsSkipped++;
-                return null;
+                return false;
             }
         }
-        return get(target);
+        touch(target);
+        return true;
+    }
+
+    /** Number of entries of {@code target} in memory (its block touched), 0 when none. */
+    private int size(int target) {
+        FlatReverseBlock f = flat(target);
+        if (f != null) {
+            return f.size(target & (SLICE - 1));
+        }
+        LongArrayList l = list(target);
+        return l == null ? 0 : l.size();
     }
 
     private void touch(int target) {
@@ -215,20 +274,46 @@ public final class ReverseIndex {
         }
     }
 
-    /** The entries pointing at {@code target}, or null when none. Do not modify. */
-    public LongArrayList get(int target) {
+    /**
+     * The entries pointing at {@code target}, in order, or null when none: a view of the index's
+     * own array, valid until the next change of the index.
+     */
+    public ReverseEntries get(int target) {
         touch(target);
-        return list(target);
+        FlatReverseBlock f = flat(target);
+        if (f != null) {
+            int i = target & (SLICE - 1);
+            return f.size(i) == 0 ? null : new ReverseEntries(f.entries, f.start[i], f.size(i));
+        }
+        LongArrayList l = list(target);
+        return l == null ? null : new ReverseEntries(l.elements(), 0, l.size());
+    }
+
+    /** Number of entries pointing at {@code target} (0: none). */
+    public int entryCount(int target) {
+        touch(target);
+        return size(target);
     }
 
     /** True when some pair points at {@code target}. */
     public boolean contains(int target) {
-        return get(target) != null;
+        return entryCount(target) > 0;
+    }
+
+    /**
+     * The mutable list of {@code target}'s entries, or null when none, turning its slice into
+     * per-target lists if it was flat (for tests of the writer's lists).
+     */
+    LongArrayList mutableList(int target) {
+        touch(target);
+        thaw(target);
+        return list(target);
     }
 
     /** Adds one entry. */
     public void add(int target, long entry) {
         touch(target);
+        thaw(target);
         LongArrayList l = list(target);
         if (l == null) {
             if (target == spareTarget && spare != null) {
@@ -254,6 +339,7 @@ public final class ReverseIndex {
      */
     public void reserve(int target, int more) {
         touch(target);
+        thaw(target);
         LongArrayList l = list(target);
         if (l == null) {
             spareTarget = target;
@@ -273,7 +359,9 @@ public final class ReverseIndex {
 
     /** Removes one occurrence of an entry; a list left empty is dropped. */
     public void remove(int target, long entry) {
-        LongArrayList l = get(target);
+        touch(target);
+        thaw(target);
+        LongArrayList l = list(target);
         if (l == null) {
             return;
         }
@@ -290,7 +378,9 @@ public final class ReverseIndex {
 
     /** Drops every entry pointing at {@code target}; true when there were some. */
     public boolean removeAll(int target) {
-        if (get(target) == null) {
+        touch(target);
+        thaw(target);
+        if (list(target) == null) {
             return false;
         }
         set(target, null);
@@ -301,10 +391,55 @@ public final class ReverseIndex {
     /** Replaces the entries of {@code target} (loading). */
     public void put(int target, LongArrayList entries) {
         touch(target);
+        thaw(target);
         if (list(target) == null) {
             targets++;
         }
         set(target, entries);
+    }
+
+    /**
+     * Replaces the entries of the {@value #SLICE} targets {@code slice * SLICE} to
+     * {@code (slice + 1) * SLICE - 1} (loading a stored block): target {@code slice * SLICE + i}
+     * gets {@code entries[start[i] .. start[i + 1])}, in that order (none when empty). Kept flat,
+     * without an object per target, until a change of one of them; the arrays become the index's
+     * and must not change. When the index is lazy with blocks of another size than a slice, the
+     * entries are put as lists instead.
+     *
+     * @throws IllegalArgumentException when {@code start} does not hold {@value #SLICE} + 1
+     *                                  ascending offsets from 0 to {@code entries.length}, or the
+     *                                  slice is negative or past the last target
+     */
+    public void putBlock(int slice, long[] entries, int[] start) {
+        var f = new FlatReverseBlock(entries, start);
+        if (slice < 0 || slice > (Integer.MAX_VALUE >>> SLICE_SHIFT)) {
+            throw new IllegalArgumentException("no slice of targets " + slice);
+        }
+        int base = slice << SLICE_SHIFT;
+        if (blocks.isLazy() && shift != SLICE_SHIFT) {
+            for (int i = 0; i < SLICE; i++) {
+                removeAll(base + i);
+                if (f.size(i) > 0) {
+                    var l = new LongArrayList(f.size(i));
+                    l.addElements(0, entries, start[i], f.size(i));
+                    put(base + i, l);
+                }
+            }
+            return;
+        }
+        touch(base);
+        thaw(base);
+        for (int i = 0; i < SLICE; i++) {
+            if (list(base + i) != null) {
+                set(base + i, null);
+                targets--;
+            }
+        }
+        if (slice >= flats.length) {
+            flats = Arrays.copyOf(flats, Math.max(slice + 1, flats.length * 2));
+        }
+        flats[slice] = f;
+        targets += f.targets;
     }
 
     /**
@@ -313,12 +448,18 @@ public final class ReverseIndex {
      * negative.
      */
     public void forEachSource(int target, int relationship, java.util.function.IntConsumer action) {
-        LongArrayList l = get(target, relationship);
-        if (l == null) {
+        if (!reach(target, relationship)) {
             return;
         }
-        long[] a = l.elements();
-        for (int i = 0, n = l.size(); i < n; i++) {
+        FlatReverseBlock f = flat(target);
+        LongArrayList l = f == null ? list(target) : null;
+        if (f == null && l == null) {
+            return;
+        }
+        long[] a = f != null ? f.entries : l.elements();
+        int i = f != null ? f.start[target & (SLICE - 1)] : 0;
+        int end = f != null ? f.start[(target & (SLICE - 1)) + 1] : l.size();
+        for (; i < end; i++) {
             long en = a[i];
             if (relationship < 0 || (int) (en >>> 32) == relationship) {
                 action.accept((int) en);
@@ -336,10 +477,11 @@ public final class ReverseIndex {
     public IntArrayList targets() {
         blocks.requireAll("targets");
         IntArrayList out = new IntArrayList(targets);
-        for (int s = 0; s < slices.length; s++) {
-            LongArrayList[] slice = slices[s];
-            for (int i = 0; slice != null && i < SLICE; i++) {
-                if (slice[i] != null) {
+        for (int s = 0; s < Math.max(slices.length, flats.length); s++) {
+            LongArrayList[] slice = s < slices.length ? slices[s] : null;
+            FlatReverseBlock f = flatSlice(s);
+            for (int i = 0; (slice != null || f != null) && i < SLICE; i++) {
+                if (f != null ? f.size(i) > 0 : slice[i] != null) {
                     out.add((s << SLICE_SHIFT) + i);
                 }
             }
@@ -356,13 +498,12 @@ public final class ReverseIndex {
      * @return the number of source indices appended
      */
     public int sources(int target, int relationship, IntArrayList out) {
-        LongArrayList l = get(target, relationship);
-        if (l == null) {
+        if (!reach(target, relationship)) {
             return 0;
         }
         int from = out.size();
-        reserve(out, l.size());
-        int w = appendSources(l, relationship, out.elements(), from);
+        reserve(out, size(target));
+        int w = appendSources(target, relationship, out.elements(), from);
         out.size(w);
         return w - from;
     }
@@ -381,10 +522,23 @@ public final class ReverseIndex {
         out.size(start + more);
     }
 
-    /** Writes the source indices of {@code l} whose relationship matches to {@code o} from {@code w}; the new end. */
-    private static int appendSources(LongArrayList l, int relationship, int[] o, int w) {
-        long[] a = l.elements();
-        for (int j = 0, m = l.size(); j < m; j++) {
+    /**
+     * Writes the source indices of the entries of {@code target} (its block touched) whose
+     * relationship matches to {@code o} from {@code w}; the new end.
+     */
+    private int appendSources(int target, int relationship, int[] o, int w) {
+        FlatReverseBlock f = flat(target);
+        if (f != null) {
+            int i = target & (SLICE - 1);
+            return appendSources(f.entries, f.start[i], f.start[i + 1], relationship, o, w);
+        }
+        LongArrayList l = list(target);
+        return l == null ? w : appendSources(l.elements(), 0, l.size(), relationship, o, w);
+    }
+
+    /** Writes the source indices of {@code a[from .. to)} whose relationship matches to {@code o} from {@code w}; the new end. */
+    private static int appendSources(long[] a, int from, int to, int relationship, int[] o, int w) {
+        for (int j = from; j < to; j++) {
             long en = a[j];
             if (relationship < 0 || (int) (en >>> 32) == relationship) {
                 o[w++] = (int) en;
@@ -429,9 +583,9 @@ public final class ReverseIndex {
     public int entryCount(int[] targets, int from, int n, int relationship) {
         int total = 0;
         for (int i = 0; i < n; i++) { // every list looked up (and its size read) before any is copied
-            LongArrayList l = get(targets[from + i], relationship);
-            if (l != null) {
-                total += l.size();
+            int t = targets[from + i];
+            if (reach(t, relationship)) {
+                total += size(t);
             }
         }
         return total;
@@ -451,9 +605,9 @@ public final class ReverseIndex {
     public int sources(int[] targets, int from, int n, int relationship, int[] out, int at) {
         int w = at;
         for (int i = 0; i < n; i++) {
-            LongArrayList l = get(targets[from + i], relationship);
-            if (l != null) {
-                w = appendSources(l, relationship, out, w);
+            int t = targets[from + i];
+            if (reach(t, relationship)) {
+                w = appendSources(t, relationship, out, w);
             }
         }
         return w;

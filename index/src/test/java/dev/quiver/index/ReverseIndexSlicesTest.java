@@ -71,7 +71,7 @@ class ReverseIndexSlicesTest {
         for (int s : SPOTS) {
             for (int t = Math.max(0, s - 1); t < s + 3; t++) {
                 List<Long> want = model.get(t);
-                LongArrayList got = r.get(t);
+                LongArrayList got = list(r, t);
                 assertEquals(want == null ? null : new LongArrayList(want), got, "target " + t + ", seed " + seed);
             }
         }
@@ -100,20 +100,26 @@ class ReverseIndexSlicesTest {
             });
         }, null);
         for (int t : stored.keySet()) {
-            assertEquals(new LongArrayList(stored.get(t)), r.get(t), "target " + t);
+            assertEquals(new LongArrayList(stored.get(t)), list(r, t), "target " + t);
         }
         assertEquals(4, reads[0]);
         r.unload(1);
         assertEquals(4, r.blocksLoaded() + 1, "block 1 forgotten");
-        assertEquals(new LongArrayList(stored.get(0)), r.get(0), "block 0 stays");
-        assertEquals(new LongArrayList(stored.get(1023)), r.get(1023), "block 0 stays");
-        assertEquals(new LongArrayList(stored.get(2048)), r.get(2048), "block 2 stays");
-        assertEquals(new LongArrayList(stored.get(3071)), r.get(3071), "block 2 stays");
-        assertEquals(new LongArrayList(stored.get(3000 * 1024)), r.get(3000 * 1024), "block 3000 stays");
+        assertEquals(new LongArrayList(stored.get(0)), list(r, 0), "block 0 stays");
+        assertEquals(new LongArrayList(stored.get(1023)), list(r, 1023), "block 0 stays");
+        assertEquals(new LongArrayList(stored.get(2048)), list(r, 2048), "block 2 stays");
+        assertEquals(new LongArrayList(stored.get(3071)), list(r, 3071), "block 2 stays");
+        assertEquals(new LongArrayList(stored.get(3000 * 1024)), list(r, 3000 * 1024), "block 3000 stays");
         assertEquals(4, reads[0], "no block read again yet");
-        assertNull(r.get(1500), "no list in block 1 (read again)");
+        assertNull(list(r, 1500), "no list in block 1 (read again)");
         assertEquals(5, reads[0], "block 1 read again on touch");
-        assertEquals(new LongArrayList(stored.get(1024)), r.get(1024));
-        assertEquals(new LongArrayList(stored.get(2047)), r.get(2047));
+        assertEquals(new LongArrayList(stored.get(1024)), list(r, 1024));
+        assertEquals(new LongArrayList(stored.get(2047)), list(r, 2047));
+    }
+
+    /** The entries of {@code t} as a list, or null (a copy of {@link ReverseIndex#get}'s view). */
+    private static LongArrayList list(ReverseIndex r, int t) {
+        ReverseEntries e = r.get(t);
+        return e == null ? null : e.toList();
     }
 }

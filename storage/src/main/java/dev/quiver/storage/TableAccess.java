@@ -5,7 +5,6 @@ import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.TableListener;
 import dev.quiver.storage.table.TableSet;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
-import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 import java.util.List;
 import java.util.function.IntConsumer;
@@ -118,8 +117,7 @@ public final class TableAccess {
 
     /** Number of pairs {@code (*, target)} pointing at the target. */
     public int sourceCount(long target) {
-        LongArrayList l = m.reverse.get(Ids.index(target));
-        return l == null ? 0 : l.size();
+        return m.reverse.entryCount(Ids.index(target));
     }
 
     /** The table holding the entity. */

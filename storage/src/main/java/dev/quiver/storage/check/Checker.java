@@ -1,6 +1,7 @@
 package dev.quiver.storage.check;
 
 import dev.quiver.index.Ids;
+import dev.quiver.index.ReverseEntries;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.entity.EntityIndex;
 import dev.quiver.storage.format.PageSource;
@@ -12,7 +13,6 @@ import dev.quiver.storage.table.Types;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
-import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 
 import java.util.ArrayList;
@@ -216,8 +216,8 @@ public final class Checker {
             }
         });
         for (var en : rev.int2ObjectEntrySet()) {
-            LongArrayList have = p.reverse().get(en.getIntKey());
-            if (have == null || have.size() != en.getValue().size() || !en.getValue().containsAll(have)) {
+            ReverseEntries have = p.reverse().get(en.getIntKey());
+            if (have == null || have.size() != en.getValue().size() || !en.getValue().containsAll(have.toList())) {
                 v.add("reverse index for target " + paths.elementName(en.getIntKey()) + " has "
                         + (have == null ? 0 : have.size()) + " entries, the tables say " + en.getValue().size());
             }

@@ -1,6 +1,7 @@
 package dev.quiver.storage.format;
 
 import dev.quiver.error.CorruptionException;
+import dev.quiver.index.ReverseEntries;
 import dev.quiver.index.ReverseIndex;
 import dev.quiver.storage.tx.Changes;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
@@ -32,8 +33,8 @@ final class ReversePage {
         return write(i -> reverse.get(base + i), w);
     }
 
-    /** Writes the lists of a block's 1024 targets ({@code lists} by offset, null: none) as {@link #write} does. */
-    private static boolean write(IntFunction<LongArrayList> lists, Bytes.Writer w) {
+    /** Writes the entries of a block's 1024 targets ({@code lists} by offset, null: none) as {@link #write} does. */
+    private static boolean write(IntFunction<ReverseEntries> lists, Bytes.Writer w) {
         int n = 0;
         for (int i = 0; i < (1 << SHIFT); i++) {
             if (lists.apply(i) != null) {
@@ -45,7 +46,7 @@ final class ReversePage {
         }
         w.varint(n);
         for (int i = 0; i < (1 << SHIFT); i++) {
-            LongArrayList l = lists.apply(i);
+            ReverseEntries l = lists.apply(i);
             if (l == null) {
                 continue;
             }
@@ -61,68 +62,80 @@ final class ReversePage {
     }
 
     /**
-     * Puts the lists of block {@code key} (none in {@code reverse} yet) from a page body into
-     * {@code reverse} as they are decoded, without a block-sized array between; a malformed body
-     * leaves none of them.
+     * Puts the entries of block {@code key} from a page body into {@code reverse}, flat
+     * ({@link ReverseIndex#putBlock}: one array of entries and one of offsets, no object per
+     * target), replacing what the block held; a malformed body changes nothing.
      */
     static void read(ReverseIndex reverse, long key, byte[] b) {
-        int base = (int) key << SHIFT;
-        int[] last = {-1};
-        try {
-            readLists(key, b, (offset, l) -> {
-                reverse.put(base + offset, l);
-                last[0] = offset;
-            });
-        } catch (RuntimeException e) {
-            for (int i = 0; i <= last[0]; i++) {
-                reverse.removeAll(base + i);
-            }
-            throw e;
-        }
+        int[] start = new int[(1 << SHIFT) + 1];
+        long[] entries = readFlat(key, b, start);
+        reverse.putBlock((int) key, entries, start);
     }
 
     /** The lists of block {@code key} by target offset (null: none) from a page body. */
     private static LongArrayList[] readLists(long key, byte[] b) {
+        int[] start = new int[(1 << SHIFT) + 1];
+        long[] entries = readFlat(key, b, start);
         var lists = new LongArrayList[1 << SHIFT];
-        readLists(key, b, (offset, l) -> lists[offset] = l);
+        for (int i = 0; i < (1 << SHIFT); i++) {
+            int n = start[i + 1] - start[i];
+            if (n > 0) {
+                lists[i] = new LongArrayList(n);
+                lists[i].addElements(0, entries, start[i], n);
+            }
+        }
         return lists;
     }
 
-    /** Receives a block's lists as a page body is decoded: the target's offset in the block, its list. */
-    @FunctionalInterface
-    private interface ListSink {
-        void accept(int offset, LongArrayList list);
-    }
-
     /**
-     * Decodes the lists of block {@code key} from a page body, in ascending target order, into
-     * {@code sink}; the whole body is checked (a malformed one throws, possibly after some lists
-     * went to the sink: the caller's block read then fails and is undone).
+     * Decodes the entries of block {@code key} from a page body: returns them all, target after
+     * target in ascending order, and sets {@code start[i] .. start[i + 1]} (a {@code 1025}-long
+     * array) to the range of the block's target {@code i}. The array is sized from the body
+     * before decoding (every varint of the body ends in the one byte of it below 0x80, so a
+     * well-formed body of n targets holds that count minus {@code 1 + 2n} entries): one
+     * allocation, no copy. The whole body is checked.
+     *
+     * @throws CorruptionException when the body is malformed
      */
-    private static void readLists(long key, byte[] b, ListSink sink) {
+    private static long[] readFlat(long key, byte[] b, int[] start) {
         Bytes.Reader r = new Bytes.Reader(b);
         long base = key << SHIFT;
         int targets = r.varint(1 << SHIFT);
-        int last = -1;
+        int varints = 0;
+        for (byte x : b) {
+            if (x >= 0) {
+                varints++;
+            }
+        }
+        long[] entries = new long[Math.max(0, varints - 1 - 2 * targets)];
+        int at = 0;
+        int next = 0; // the first target offset whose start is not set yet
         for (int j = 0; j < targets; j++) {
             int offset = r.varint((1 << SHIFT) - 1);
             int n = r.vcount(1);
             long target = base + offset;
-            if (offset <= last || n == 0 || target > Integer.MAX_VALUE) {
+            if (offset < next || n == 0 || target > Integer.MAX_VALUE || n > entries.length - at) {
                 throw new CorruptionException("reverse page holds " + n + " entries for target " + target);
             }
-            last = offset;
-            var l = new LongArrayList(n);
+            while (next <= offset) {
+                start[next++] = at;
+            }
             long e = 0;
             for (int i = 0; i < n; i++) {
                 e += r.zigzag();
-                l.add(e);
+                entries[at++] = e;
             }
-            sink.accept(offset, l);
+        }
+        while (next <= 1 << SHIFT) {
+            start[next++] = at;
         }
         if (r.remaining() != 0) {
             throw new CorruptionException("reverse page " + key + " holds " + r.remaining() + " bytes past its targets");
         }
+        if (at != entries.length) { // a varint of more bytes than it needs, each below 0x80
+            throw new CorruptionException("reverse page " + key + " holds " + at + " entries in the room of " + entries.length);
+        }
+        return entries;
     }
 
     /**
@@ -213,7 +226,7 @@ final class ReversePage {
             }
         }
         Bytes.Writer w = new Bytes.Writer(64);
-        if (!write(i -> lists[i], w)) {
+        if (!write(i -> lists[i] == null ? null : new ReverseEntries(lists[i].elements(), 0, lists[i].size()), w)) {
             return null;
         }
         return PageCompression.seal(w.buffer(), w.size());

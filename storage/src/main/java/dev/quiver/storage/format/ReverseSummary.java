@@ -1,6 +1,7 @@
 package dev.quiver.storage.format;
 
 import dev.quiver.error.CorruptionException;
+import dev.quiver.index.ReverseEntries;
 import dev.quiver.index.ReverseIndex;
 import it.unimi.dsi.fastutil.ints.IntAVLTreeSet;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
@@ -159,7 +160,7 @@ final class ReverseSummary implements ReverseIndex.BlockFilter {
         int base = block << ReversePage.SHIFT;
         int last = -1;
         for (int i = 0; i < (1 << ReversePage.SHIFT); i++) {
-            LongArrayList l = reverse.get(base + i);
+            ReverseEntries l = reverse.get(base + i);
             for (int j = 0; l != null && j < l.size(); j++) {
                 int r = (int) (l.getLong(j) >>> 32);
                 if (r != last) { // most lists hold runs of one relationship

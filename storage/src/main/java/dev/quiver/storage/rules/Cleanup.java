@@ -1,6 +1,7 @@
 package dev.quiver.storage.rules;
 
 import dev.quiver.index.Ids;
+import dev.quiver.index.ReverseEntries;
 import dev.quiver.index.ReverseIndex;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.BuiltinException;
@@ -120,7 +121,7 @@ public final class Cleanup {
                     }
                 }
             }
-            LongArrayList refs = reverse.get(x);
+            ReverseEntries refs = reverse.get(x);
             if (refs != null) {
                 for (int k2 = 0; k2 < refs.size(); k2++) {
                     long en = refs.getLong(k2);
@@ -164,7 +165,7 @@ public final class Cleanup {
                 addSurvivors(tables.records().get(entities.idOf(x)), doomed, holders);
                 addSurvivors(tables.records().get(Ids.pairOfIndices(x, Ids.WILDCARD_INDEX)), doomed, holders);
             }
-            LongArrayList refs = reverse.get(x);
+            ReverseEntries refs = reverse.get(x);
             if (refs != null) {
                 for (int k2 = 0; k2 < refs.size(); k2++) {
                     int h = (int) refs.getLong(k2);

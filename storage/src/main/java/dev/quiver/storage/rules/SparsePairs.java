@@ -1,6 +1,7 @@
 package dev.quiver.storage.rules;
 
 import dev.quiver.index.Ids;
+import dev.quiver.index.ReverseEntries;
 import dev.quiver.index.ReverseIndex;
 import dev.quiver.storage.Builtin;
 import dev.quiver.storage.SparseStorageException;
@@ -223,7 +224,7 @@ public final class SparsePairs {
         }
         if (wf && !wt) {
             var out = new it.unimi.dsi.fastutil.ints.IntLinkedOpenHashSet(tables.holders(id));
-            LongArrayList l = reverse.get(t);
+            ReverseEntries l = reverse.get(t);
             if (l != null) {
                 for (int i = 0; i < l.size(); i++) {
                     if (isSparse((int) (l.getLong(i) >>> 32))) {
@@ -593,7 +594,7 @@ public final class SparsePairs {
             return;
         }
         for (int tgt : reverse.targets()) {
-            LongArrayList l = reverse.get(tgt);
+            ReverseEntries l = reverse.get(tgt);
             for (int i = 0; i < l.size(); i++) {
                 long en = l.getLong(i);
                 int rel = (int) (en >>> 32);

@@ -1,5 +1,6 @@
 package dev.quiver.storage.format;
 
+import dev.quiver.index.ReverseEntries;
 import dev.quiver.index.ReverseIndex;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ class ReversePageDeltaTest {
                 LongArrayList ops = new LongArrayList();
                 for (int k = rnd.nextInt(rnd.nextBoolean() ? 30 : 3000); k > 0; k--) {
                     int t = rnd.nextInt(targets);
-                    LongArrayList l = writer.get(base + t);
+                    ReverseEntries l = writer.get(base + t);
                     if (l != null && rnd.nextInt(3) == 0) { // remove an entry it holds (or, rarely, one it does not)
                         long e = rnd.nextInt(10) == 0 ? entry(rnd) : l.getLong(rnd.nextInt(l.size()));
                         writer.remove(base + t, e);
