@@ -223,6 +223,17 @@ public final class ReverseIndex {
         return blocks;
     }
 
+    /** Number of slices kept flat, as {@link #putBlock} stored them and no change has touched since (for tests and statistics). */
+    public int flatBlocks() {
+        int n = 0;
+        for (FlatReverseBlock f : flats) {
+            if (f != null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Number of blocks in memory that were read through the loader or marked (for tests and statistics). */
     public int blocksLoaded() {
         return blocks.loadedCount();

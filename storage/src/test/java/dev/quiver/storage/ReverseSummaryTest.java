@@ -25,7 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * built in memory, reopened by a writer that keeps few blocks decoded (so that most lookups go
  * through the summaries), changed after the reopen (pairs added and removed, sources and targets
  * deleted, a refused transaction, new entities in new blocks), and reopened again by a reader and
- * a writer; and a first walk decodes only the blocks that hold the relationship (counted).
+ * a writer; and a first walk decodes only the blocks that hold the relationship (counted). The
+ * sources come in the same order (Flecs order, which query results follow) from blocks read flat
+ * from their pages as from the writer's blocks, changed ones turned into lists included.
  */
 class ReverseSummaryTest {
     static final long SEED = Long.getLong("quiver.seed", System.nanoTime());
@@ -141,6 +143,21 @@ class ReverseSummaryTest {
         }
     }
 
+    /** Every (R, t) lookup's sources in the order the world gives them, keyed by "R t". */
+    private Map<String, List<Long>> ordered(World w) {
+        var out = new HashMap<String, List<Long>>();
+        for (long r : rels) {
+            for (long t : entities) {
+                var got = new ArrayList<Long>();
+                w.forEachSource(r, t, got::add);
+                if (!got.isEmpty()) {
+                    out.put(r + " " + t, got);
+                }
+            }
+        }
+        return out;
+    }
+
     /** The blocks (target index / 1024) of the targets of {@code rel}'s pairs. */
     private TreeSet<Integer> blocksHolding(long rel) {
         var bs = new TreeSet<Integer>();
@@ -214,6 +231,9 @@ class ReverseSummaryTest {
         });
     }
 
+    /** The sources of every (R, t) in order, as the last writer left them. */
+    private Map<String, List<Long>> order;
+
     @Test
     void aReopenedWorldAnswersEveryLookupAsItsPairsSay() {
         var rnd = new Random(SEED);
@@ -221,12 +241,14 @@ class ReverseSummaryTest {
         try (World w = World.create(dir)) {
             populate(w, rnd);
             verify(w, "built");
+            order = ordered(w);
         }
         for (int round = 0; round < 3; round++) {
             try (World w = World.open(dir)) {
                 w.format().writerBudget(Integer.MAX_VALUE, 2, Integer.MAX_VALUE); // most blocks forgotten after each commit
                 probe(w, "reopened, round " + round);
                 verify(w, "reopened, round " + round);
+                assertEquals(order, ordered(w), "order of sources after a reopen, round " + round + ", seed " + SEED);
                 for (int t = 0; t < 4; t++) {
                     mutate(w, rnd, 200);
                     verify(w, "changed, round " + round + " tx " + t);
@@ -241,9 +263,11 @@ class ReverseSummaryTest {
                 assertEquals(had, w.has(s, w.pair(r, t)));
                 verify(w, "after a refusal, round " + round);
                 assertEquals(List.of(), w.check(), "seed " + SEED);
+                order = ordered(w);
             }
             try (World reader = World.openReadOnly(dir)) {
                 verify(reader, "read, round " + round);
+                assertEquals(order, ordered(reader), "order of sources read, round " + round + ", seed " + SEED);
                 assertEquals(List.of(), reader.check(), "seed " + SEED);
             }
         }

