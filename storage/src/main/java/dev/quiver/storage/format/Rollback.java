@@ -122,13 +122,14 @@ final class Rollback {
             if (p.reverse().unload(b)) {
                 continue; // read again from the committed page when next touched
             }
+            byte[] page = src.get(WorldFormat.REVERSE, b);
+            if (page != null) {
+                ReversePage.read(p.reverse(), b, page); // replaces the block's entries
+                continue;
+            }
             int from = b << ReversePage.SHIFT;
             for (int t = from; t < from + (1 << ReversePage.SHIFT); t++) {
                 p.reverse().removeAll(t);
-            }
-            byte[] page = src.get(WorldFormat.REVERSE, b);
-            if (page != null) {
-                ReversePage.read(p.reverse(), b, page);
             }
         }
         // 8. names of the touched buckets, unless the index reads them itself
