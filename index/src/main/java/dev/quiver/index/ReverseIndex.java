@@ -28,13 +28,13 @@ import java.util.function.IntConsumer;
  * writer changes lists as before and a slice only read stays flat.
  *
  * <p><b>Lazy blocks.</b> After {@link #lazy}, targets are grouped in blocks of {@code 1 << shift}
- * consecutive indices (a stored world keeps one page per block) and a block's lists are read (the
- * loader calls {@link #put}) the first time any method touches one of its targets, so opening a
+ * consecutive indices (a stored world keeps one page per block) and a block's entries are read (the
+ * loader calls {@link #putBlock} or {@link #put}) the first time any method touches one of its targets, so opening a
  * world reads no list and memory follows the targets used. {@link #unload} forgets a block (it is
  * read again on next touch: how a refused transaction is undone); {@link LazyBlocks#eager} ends laziness once
  * every block is in memory. A reader may bound the blocks kept ({@link #budget}): past it, the
  * blocks read longest ago are forgotten (first in, first out), so memory follows the working set;
- * a list already returned stays valid for its holder. Every method keeps its meaning either way.
+ * a view already returned ({@link #get}) stays valid for its holder. Every method keeps its meaning either way.
  * Not thread-safe.
  */
 public final class ReverseIndex {
