@@ -45,7 +45,7 @@ final class SnapshotFormat {
     static final byte[] MAGIC = {'Q', 'V', 'S', 'N', 'A', 'P'};
 
     /** The format version this build reads and writes. */
-    static final int VERSION = 10;
+    static final int VERSION = 11;
 
     /** Header size: magic and version. */
     static final int HEADER_BYTES = MAGIC.length + 4;
