@@ -114,7 +114,8 @@ final class Rg1Command extends BenchCommand {
                 + " results, allocated " + Machine.bytes(Math.round(f.median("reopen_first_query_alloc_bytes")))
                 + ", decoded " + num(f.median("reopen_first_query_reverse_pages")) + " reverse pages ("
                 + num(f.median("reopen_first_query_reverse_skipped")) + " lookups skipped by their summaries), "
-                + num(f.median("reopen_first_query_entity_pages")) + " entity pages, "
+                + num(f.median("reopen_first_query_entity_pages")) + " entity pages ("
+                + num(f.median("reopen_first_query_entity_name_sections")) + " of their names sections), "
                 + num(f.median("reopen_first_query_row_pages")) + " row pages; on disk " + diskBytes(f.median("disk_bytes")) + ", allocated "
                 + Machine.bytes(Math.round(f.median("disk_allocated_bytes"))));
         line("snapshot", figure(f.get("snapshot_s"), "s"), diskBytes(f.median("snapshot_bytes")) + ", "

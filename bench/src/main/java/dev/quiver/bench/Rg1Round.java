@@ -315,6 +315,7 @@ final class Rg1Round {
         fig.add("reopen_first_query_reverse_pages", pages.reversePages());
         fig.add("reopen_first_query_reverse_skipped", pages.reverseLookupsSkipped());
         fig.add("reopen_first_query_entity_pages", pages.entityPages());
+        fig.add("reopen_first_query_entity_name_sections", pages.entityNameSections());
         fig.add("reopen_first_query_row_pages", pages.rowPages());
         fig.add("reopen_first_query_gc_ms", Machine.gcMillis() - gc0);
         fig.add("reopen_open_s", open);

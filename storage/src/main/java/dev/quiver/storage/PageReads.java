@@ -12,7 +12,9 @@ package dev.quiver.storage;
  * @param reverseSummaryPages    reverse summary pages (1024 blocks each) read
  * @param namePages              name-index pages (buckets) decoded
  * @param rowPages               row pages decoded
+ * @param entityNameSections     names sections of entity pages decoded (format 11: an entity
+ *                               page's names are decoded on the first use of one of them)
  */
 public record PageReads(long entityPages, long reversePages, long reverseLookupsSkipped, long reverseSummaryPages,
-                        long namePages, long rowPages) {
+                        long namePages, long rowPages, long entityNameSections) {
 }

@@ -737,7 +737,7 @@ public final class World implements AutoCloseable {
         ensureOpen();
         WorldFormat f = m.format;
         return new PageReads(f.entityBlocksRead(), f.reverseBlocksRead(), f.reverseLookupsSkipped(), f.reverseSummariesRead(),
-                f.nameBucketsRead(), f.rowPagesRead());
+                f.nameBucketsRead(), f.rowPagesRead(), f.entityNameBlocksDecoded());
     }
 
     /**

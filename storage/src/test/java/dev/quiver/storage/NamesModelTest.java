@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * read back) or by a failure (the committed state is reloaded); every few transactions the world
  * is closed and opened again (its names read lazily from their pages). After each transaction
  * every entity's path, name and parent answer as the model and a stale id is dead; after a reopen
- * and every fifth transaction the checker finds nothing.
+ * and every fifth transaction the checker finds nothing. Just after a reopen, reading every
+ * entity's state decodes no entity page's names (format 11: they are decoded on first use).
  * Seed: {@code -Dquiver.seed=N} (printed).
  */
 class NamesModelTest {
@@ -70,6 +71,7 @@ class NamesModelTest {
                 if (reopen) {
                     w.close();
                     w = World.open(dir);
+                    statesWithoutNames(w, model, dead, at + " writer reopened");
                 }
                 check(w, model, dead, reopen || t % 5 == 0, at);
             }
@@ -77,6 +79,7 @@ class NamesModelTest {
             w.close();
         }
         try (World r = World.openReadOnly(dir)) {
+            statesWithoutNames(r, model, dead, "seed " + seed + " read-only");
             check(r, model, dead, true, "seed " + seed + " read-only");
         }
     }
@@ -172,6 +175,22 @@ class NamesModelTest {
         } else {
             x.add(e, x.pair(Builtin.CHILD_OF, to));
         }
+    }
+
+    /**
+     * Just after an open: every entity's state is read (its entity page decoded) without decoding
+     * any page's names (format 11); the names are decoded by the check that follows.
+     */
+    private static void statesWithoutNames(World w, Map<Long, Node> model, List<Long> dead, String at) {
+        for (long e : model.keySet()) {
+            assertTrue(w.isAlive(e), at);
+        }
+        for (long d : dead) {
+            assertFalse(w.isAlive(d), at + " stale " + d);
+        }
+        PageReads reads = w.pageReads();
+        assertTrue(model.isEmpty() || reads.entityPages() > 0, at + " " + reads);
+        assertEquals(0, reads.entityNameSections(), at + ": states decode no names " + reads);
     }
 
     private static void check(World w, Map<Long, Node> model, List<Long> dead, boolean checker, String at) {

@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * entity page and no row page; a lookup reads one entity block; a walk over one table reads that
  * table's row pages only; a reader with a small budget across many blocks answers as a whole read;
  * a writer that read lazily commits exactly the world an eager one commits; damaged entity and
- * row pages are refused, naming the page, when touched and by the checker.
+ * row pages are refused, naming the page, when touched and by the checker; a damaged names section
+ * of an entity page (format 11) when a name of its block is first used, and by the checker.
  */
 class OpenInPlaceTest {
     static final long SEED = Long.getLong("quiver.seed", System.nanoTime());
@@ -115,6 +116,7 @@ class OpenInPlaceTest {
             WorldFormat f = r.format();
             long a = r.lookup("A");
             assertEquals(0, f.namesDecoded(), "a lookup compares the one candidate's name bytes, no String: " + f.namesDecoded());
+            assertEquals(1, r.pageReads().entityNameSections(), "a lookup decodes its candidate's block's names");
             // states, tables and rows of every entity: every entity block, no name
             int alive = 0;
             for (int i = 1; i < N + 1000; i++) {
@@ -127,6 +129,7 @@ class OpenInPlaceTest {
             assertTrue(alive > N, "alive " + alive);
             assertTrue(f.entityBlocksRead() > N / 1024, "every block read: " + f.entityBlocksRead());
             assertEquals(0, f.namesDecoded(), "touching entities decodes no name");
+            assertEquals(1, r.pageReads().entityNameSections(), "touching entities decodes no page's names (format 11)");
             long e7 = r.lookup("e7");
             assertEquals("e7", r.name(e7));
             assertEquals("e7", r.name(e7));
@@ -305,6 +308,63 @@ class OpenInPlaceTest {
             WorldPages.forEach(r, (m, k, b) -> pages.add(new WorldPages.Page(m, k, m.equals(map) && k == key ? blob : b)));
         }
         Store.create(dir, WorldLifecycle.PAGE_DELTAS, st -> Persistence.commitPages(st, pages));
+    }
+
+    @Test
+    void aDamagedNamesSectionIsRefusedByNameWhenANameOfItsBlockIsUsedAndByTheChecker() {
+        Path dir = tmp.resolve("intact-names");
+        build(dir);
+        byte[][] blob = new byte[1][];
+        try (World r = World.openReadOnly(dir)) {
+            WorldPages.forEach(r, (m, k, b) -> {
+                if (m.equals("entities") && k == 5) {
+                    blob[0] = b;
+                }
+            });
+        }
+        byte[] body = body(blob[0]);
+        int p = 0;
+        while (body[p] < 0) { // varint n
+            p++;
+        }
+        p++;
+        int m = ((body[p] & 0xFF) << 24) | ((body[p + 1] & 0xFF) << 16) | ((body[p + 2] & 0xFF) << 8) | (body[p + 3] & 0xFF);
+        assertTrue(m > 0 && m < body.length, "the names section's length " + m);
+        Arrays.fill(body, body.length - m, body.length, (byte) 0xFF); // the entries intact, the names junk
+        byte[] plain = new byte[body.length + 1]; // a plain envelope
+        System.arraycopy(body, 0, plain, 1, body.length);
+        Path bad = tmp.resolve("bad-names");
+        copyWithPage(dir, bad, "entities", 5, plain);
+        try (World r = World.openReadOnly(bad)) {
+            long e = r.entityOfIndex(5 * 1024 + 100);
+            assertNotEquals(0, e, "the block's entries read without its names");
+            assertTrue(r.tableAccess().row(e) >= 0);
+            assertEquals(0, r.pageReads().entityNameSections());
+            var x = assertThrows(CorruptionException.class, () -> r.name(e));
+            assertTrue(x.getMessage().contains("entities page 5"), x.getMessage());
+            x = assertThrows(CorruptionException.class, () -> r.path(e)); // still refused: nothing half decoded
+            assertTrue(x.getMessage().contains("entities page 5"), x.getMessage());
+            assertNotEquals(0, r.lookup("e100"), "block 0 is intact");
+            x = assertThrows(CorruptionException.class, r::check);
+            assertTrue(x.getMessage().contains("entities page 5"), x.getMessage());
+        }
+    }
+
+    /** A stored page's body: its envelope opened (flag 0 plain, 1 varint length and an LZ4 block). */
+    private static byte[] body(byte[] blob) {
+        if (blob[0] == 0) {
+            return Arrays.copyOfRange(blob, 1, blob.length);
+        }
+        int len = 0, p = 1, shift = 0;
+        byte b;
+        do {
+            b = blob[p++];
+            len |= (b & 0x7F) << shift;
+            shift += 7;
+        } while (b < 0);
+        byte[] out = new byte[len];
+        net.jpountz.lz4.LZ4Factory.safeInstance().safeDecompressor().decompress(blob, p, blob.length - p, out, 0);
+        return out;
     }
 
     @Test

@@ -35,9 +35,12 @@ import java.util.function.Supplier;
  * free list and the number of alive entities come from the meta page, so opening reads no block.
  * Names are kept as UTF-8 bytes, one arena per block ({@code BlockNames}), never as one String
  * per entity: a String is made each time {@link #name} asks, a lookup compares bytes
- * ({@link #nameIs}) and the name index hashes them ({@link #nameHash}); a block read from its
- * page takes the page's bytes ({@link #restoreNames}), so touching a block to learn its
- * entities' states, tables and rows (a query that prints no names) makes no String.
+ * ({@link #nameIs}) and the name index hashes them ({@link #nameHash}). A block read from its
+ * page keeps the page's names section undecoded ({@link #restorePackedNames}, format 11) and
+ * decodes it into its arena on the first use of any name of the block (a name, a lookup's
+ * comparison, a hash, a rename, writing the page back, the checker), so touching a block to learn
+ * its entities' states, tables and rows (a query that prints no names) decodes no name
+ * ({@link #nameBlocksDecoded}).
  * Every change of an entry's table or row is told to {@link Changes} (its entity page carries them).
  * Not thread-safe.
  */
@@ -66,8 +69,21 @@ public final class EntityIndex {
     /** The entries the pages hold ({@link PagedArrays#capacity}). */
     private int capacity;
     private static final int SHIFT = PagedArrays.SHIFT, MASK = PagedArrays.MASK;
-    /** By block: its entities' names as UTF-8 bytes; null: no entity of the block is named. */
+    /**
+     * By block: its entities' names as UTF-8 bytes; null: no entity of the block is named, or
+     * its names are still {@link #packed}.
+     */
     private BlockNames[] names = new BlockNames[0];
+    /**
+     * By block: its page's names section, not decoded yet ({@link #restorePackedNames}), from
+     * {@link #packedFrom}; null: nothing pending. Decoded by {@link #packedDecoder} on the first
+     * use of a name of the block ({@link #blockNames}).
+     */
+    private byte[][] packed = new byte[0][];
+    private int[] packedFrom = new int[0];
+    private PackedNames packedDecoder;
+    /** Blocks whose packed names were decoded (for tests: a query that reads no name decodes none). */
+    private long nameBlocksDecoded;
     /** Strings made from names' bytes by {@link #name} (for tests: a query that prints no names makes none). */
     private long namesDecoded;
     private int nextIndex;
@@ -91,6 +107,8 @@ public final class EntityIndex {
         rowOf = new int[0][];
         capacity = 0;
         names = new BlockNames[0];
+        packed = new byte[0][];
+        packedFrom = new int[0];
         nextIndex = 0;
         free = new IntArrayList();
         freeReader = null;
@@ -202,7 +220,7 @@ public final class EntityIndex {
     /** The entity's own name (a new String each call), or null for an anonymous entity. */
     public String name(int i) {
         touch(i);
-        BlockNames nb = names[i >>> BLOCK_SHIFT];
+        BlockNames nb = blockNames(i >>> BLOCK_SHIFT);
         if (nb == null || !nb.named(i & (BLOCK - 1))) {
             return null;
         }
@@ -213,14 +231,14 @@ public final class EntityIndex {
     /** True when entity index {@code i} is named {@code name} (its bytes compared, no String made). */
     public boolean nameIs(int i, String name) {
         touch(i);
-        BlockNames nb = names[i >>> BLOCK_SHIFT];
+        BlockNames nb = blockNames(i >>> BLOCK_SHIFT);
         return nb != null && nb.is(i & (BLOCK - 1), name);
     }
 
     /** True when entity index {@code i} has a name. */
     public boolean named(int i) {
         touch(i);
-        BlockNames nb = names[i >>> BLOCK_SHIFT];
+        BlockNames nb = blockNames(i >>> BLOCK_SHIFT);
         return nb != null && nb.named(i & (BLOCK - 1));
     }
 
@@ -230,7 +248,7 @@ public final class EntityIndex {
      */
     public int nameHash(int i) {
         touch(i);
-        BlockNames nb = names[i >>> BLOCK_SHIFT];
+        BlockNames nb = blockNames(i >>> BLOCK_SHIFT);
         return nb == null ? 0 : nb.hashCode(i & (BLOCK - 1));
     }
 
@@ -241,7 +259,7 @@ public final class EntityIndex {
      */
     public boolean nameBytes(int i, NameBytes out) {
         touch(i);
-        BlockNames nb = names[i >>> BLOCK_SHIFT];
+        BlockNames nb = blockNames(i >>> BLOCK_SHIFT);
         return nb != null && nb.bytes(i & (BLOCK - 1), out);
     }
 
@@ -253,7 +271,7 @@ public final class EntityIndex {
     /** Sets the name entry of index {@code i} (null: anonymous). */
     private void setNameEntry(int i, String name) {
         int b = i >>> BLOCK_SHIFT;
-        BlockNames nb = names[b];
+        BlockNames nb = blockNames(b);
         if (nb == null) {
             if (name == null) {
                 return;
@@ -263,6 +281,29 @@ public final class EntityIndex {
         nb.set(i & (BLOCK - 1), name);
     }
 
+    /**
+     * Block {@code b}'s names, decoded from its packed names section first when it has one (the
+     * first use of a name of the block); null when no entity of the block is named.
+     *
+     * @throws dev.quiver.error.CorruptionException naming the page when the section is malformed
+     *                                              (it stays packed: the next use fails alike)
+     */
+    private BlockNames blockNames(int b) {
+        BlockNames nb = names[b];
+        if (nb == null && packed[b] != null) {
+            packedDecoder.decode(this, b, packed[b], packedFrom[b]);
+            packed[b] = null;
+            nameBlocksDecoded++;
+            nb = names[b];
+        }
+        return nb;
+    }
+
+    /** Blocks whose packed names section was decoded since the index was made (a block read again counts again). */
+    public long nameBlocksDecoded() {
+        return nameBlocksDecoded;
+    }
+
     /** Strings made from names' bytes by {@link #name} since the index was made. */
     public long namesDecoded() {
         return namesDecoded;
@@ -270,9 +311,12 @@ public final class EntityIndex {
 
     /** Heap bytes the names hold (their arenas and offsets), for statistics. */
     public long namesFootprint() {
-        long n = 4L * names.length;
+        long n = 4L * names.length + 8L * packed.length;
         for (BlockNames nb : names) {
             n += nb == null ? 0 : nb.footprint();
+        }
+        for (byte[] p : packed) {
+            n += p == null ? 0 : p.length + 16;
         }
         return n;
     }
@@ -357,22 +401,22 @@ public final class EntityIndex {
     public long revive(int i, String name) {
         touch(i);
         int g = generationOf(live[i >>> SHIFT][i & MASK]);
+        setNameEntry(i, name); // before the state changes: packed names are decoded against the states they were written with
         if (stateOf(live[i >>> SHIFT][i & MASK]) != ALIVE) {
             alive++;
         }
         live[i >>> SHIFT][i & MASK] = pack(ALIVE, g);
-        setNameEntry(i, name);
         return Ids.entity(i, g);
     }
 
     /** Marks index {@code i} dead, bumps its generation and puts it on the free list. */
     public void kill(int i) {
         touch(i);
+        setNameEntry(i, null); // before the state changes (see revive)
         if (stateOf(live[i >>> SHIFT][i & MASK]) == ALIVE) {
             alive--;
         }
         live[i >>> SHIFT][i & MASK] = pack(DEAD, generationOf(live[i >>> SHIFT][i & MASK]) + 1);
-        setNameEntry(i, null);
         tableOf[i >>> SHIFT][i & MASK] = 0;
         rowOf[i >>> SHIFT][i & MASK] = -1;
         free().add(i);
@@ -406,8 +450,8 @@ public final class EntityIndex {
 
     /** Sets one index's persisted state (loading a block). */
     public void restoreEntry(int i, byte st, int generation, String name, int table, int row) {
+        setNameEntry(i, name); // before the state changes (see revive)
         live[i >>> SHIFT][i & MASK] = pack(st, generation);
-        setNameEntry(i, name);
         tableOf[i >>> SHIFT][i & MASK] = table;
         rowOf[i >>> SHIFT][i & MASK] = row;
     }
@@ -424,8 +468,35 @@ public final class EntityIndex {
     }
 
     /**
-     * Gives the entries of block {@code b} (just read through {@link #restoreEntry} with null names)
-     * their names as UTF-8 bytes: the name of index {@code (b << BLOCK_SHIFT) + k} is
+     * Decodes a block's packed names section ({@link #restorePackedNames}) into the index through
+     * {@link #restoreNames}: the page codec's, so that the layout stays in the format package.
+     */
+    @FunctionalInterface
+    public interface PackedNames {
+        /**
+         * @param block the block (its page's key)
+         * @param bytes the section is {@code bytes[from..]}
+         * @throws dev.quiver.error.CorruptionException naming the page when the section is malformed
+         */
+        void decode(EntityIndex index, int block, byte[] bytes, int from);
+    }
+
+    /**
+     * Gives block {@code b} (just read through {@link #restoreReadEntry}) its page's names section,
+     * {@code bytes[from..]}, undecoded: {@code decoder} decodes it on the first use of a name of the
+     * block (a lookup, a path, a rename, writing the page, the checker). The array is kept, not
+     * copied: nobody may write it afterwards. Not thread-safe, as the rest of the index: the first
+     * use decodes in place.
+     */
+    public void restorePackedNames(int b, byte[] bytes, int from, PackedNames decoder) {
+        packed[b] = bytes;
+        packedFrom[b] = from;
+        packedDecoder = decoder;
+    }
+
+    /**
+     * Gives the entries of block {@code b} their names as UTF-8 bytes (the packed names decoder's
+     * result): the name of index {@code (b << BLOCK_SHIFT) + k} is
      * {@code bytes[ends[k - 1], ends[k])} ({@code ends[-1]} is 0; an empty range: anonymous), for k
      * below {@code ends.length}. The bytes are copied into the block's arena.
      */
@@ -471,6 +542,7 @@ public final class EntityIndex {
 
     private void resetBlock(int b) {
         names[b] = null;
+        packed[b] = null;
         int from = b << BLOCK_SHIFT, to = Math.min(nextIndex, from + BLOCK);
         if (from < to) { // as restoreEntry(i, FREE_NEVER, 0, null, 0, 0) for each, in bulk; a block lies within one page
             int p = from >>> SHIFT, f = from & MASK, t = f + (to - from);
@@ -482,6 +554,7 @@ public final class EntityIndex {
 
     private void forgetBlock(int b) {
         names[b] = null;
+        packed[b] = null;
         int from = b << BLOCK_SHIFT, to = Math.min(nextIndex, from + BLOCK);
         if (from < to) { // a block lies within one page
             markUnread(live[from >>> SHIFT], from & MASK, (from & MASK) + (to - from));
@@ -572,6 +645,8 @@ public final class EntityIndex {
         int blocks = (capacity >>> BLOCK_SHIFT) + 1;
         if (names.length < blocks) {
             names = Arrays.copyOf(names, Math.max(blocks, names.length + (names.length >>> 1))); // one reference per 1024 entries
+            packed = Arrays.copyOf(packed, names.length);
+            packedFrom = Arrays.copyOf(packedFrom, names.length);
         }
     }
 }

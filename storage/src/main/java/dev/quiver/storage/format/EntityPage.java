@@ -13,7 +13,10 @@ import java.util.Arrays;
 /**
  * Codec of an {@code entities} page: state, generation, table, row and name of a block of 1024
  * entity indices. Since format 7 the page gives each alive entity's table and row, so that the
- * entity index is read block by block, without the row pages.
+ * entity index is read block by block, without the row pages. Since format 11 the names follow
+ * every entry, as a section of their own, so that reading a block stops before them: the entity
+ * index keeps the section undecoded until a name of the block is used (a query that never reads a
+ * name decodes none).
  */
 final class EntityPage {
     static final int SHIFT = Changes.ENTITY_BLOCK_SHIFT;
@@ -23,11 +26,15 @@ final class EntityPage {
 
     /**
      * Writes block {@code key}; false when the block is beyond the used indices (page removed).
-     * Layout: varint n, then per index varint {@code generation << 2 | state}, and for an alive
-     * entity: zz of its table id minus the previous alive entity's of the page (the first from 0),
-     * zz of its row minus the previous alive entity's row minus 1 (the first from -1), and its name
-     * ("" for anonymous) front-coded against the previous named entity's name in the page: varint
-     * bytes shared with it, varint suffix length, suffix bytes (UTF-8).
+     * Layout (format 11): varint n, i32 m (the names section's byte length), then per index varint
+     * {@code generation << 2 | state}, and for an alive entity zz of its table id minus the
+     * previous alive entity's of the page (the first from 0) and zz of its row minus the previous
+     * alive entity's row minus 1 (the first from -1); then the names section, m bytes: per named
+     * entity in ascending index, varint its offset in the block minus the previous named entity's
+     * minus 1 (the first from -1), then its name front-coded against the previous one of the
+     * section: varint bytes shared with it, varint suffix length, suffix bytes (UTF-8; a name takes
+     * at least one byte). The names come last so that reading a block's states, tables and rows
+     * stops before them ({@link #read}); they are decoded when one is first used ({@link #readNames}).
      */
     static boolean write(EntityIndex ei, long key, Bytes.Writer w) {
         int base = (int) key << SHIFT;
@@ -36,10 +43,8 @@ final class EntityPage {
             return false;
         }
         w.varint(n);
-        // names are read where the entity index keeps them (no copy); front-coded against the
-        // previous named entity's, which stays valid: nothing changes names while a page is written
-        NameBytes cur = new NameBytes(), prev = new NameBytes();
-        boolean hasPrev = false;
+        int lengthAt = w.size();
+        w.i32(0); // the names section's length, patched below
         long prevTable = 0, prevRow = -1;
         for (int i = 0; i < n; i++) {
             int idx = base + i;
@@ -52,34 +57,51 @@ final class EntityPage {
                 w.zigzag(row - prevRow - 1);
                 prevTable = table;
                 prevRow = row;
-                if (!ei.nameBytes(idx, cur) || cur.length() == 0) {
-                    w.varint(0); // anonymous: "", leaving the name to share with as it was
-                    w.varint(0);
-                    continue;
-                }
-                byte[] b = cur.bytes(), p = prev.bytes();
-                int off = cur.offset(), len = cur.length(), pOff = prev.offset();
-                int shared = 0, max = hasPrev ? Math.min(len, prev.length()) : 0;
-                while (shared < max && b[off + shared] == p[pOff + shared]) {
-                    shared++;
-                }
-                w.varint(shared);
-                w.varint(len - shared);
-                w.raw(b, off + shared, len - shared);
-                NameBytes t = prev;
-                prev = cur;
-                cur = t;
-                hasPrev = true;
             }
         }
+        int namesFrom = w.size();
+        // names are read where the entity index keeps them (no copy); front-coded against the
+        // previous named entity's, which stays valid: nothing changes names while a page is written
+        NameBytes cur = new NameBytes(), prev = new NameBytes();
+        boolean hasPrev = false;
+        int prevK = -1;
+        for (int i = 0; i < n; i++) {
+            int idx = base + i;
+            if (ei.state(idx) != EntityIndex.ALIVE || !ei.nameBytes(idx, cur) || cur.length() == 0) {
+                continue;
+            }
+            byte[] b = cur.bytes(), p = prev.bytes();
+            int off = cur.offset(), len = cur.length(), pOff = prev.offset();
+            int shared = 0, max = hasPrev ? Math.min(len, prev.length()) : 0;
+            while (shared < max && b[off + shared] == p[pOff + shared]) {
+                shared++;
+            }
+            w.varint(i - prevK - 1);
+            w.varint(shared);
+            w.varint(len - shared);
+            w.raw(b, off + shared, len - shared);
+            prevK = i;
+            NameBytes t = prev;
+            prev = cur;
+            cur = t;
+            hasPrev = true;
+        }
+        w.patchI32(lengthAt, w.size() - namesFrom);
         return true;
     }
 
     /**
-     * Reads block {@code key} into {@code ei} (whose entries of the block are never used). An alive
-     * entity's table must exist; with {@code checkRows} (a reader, whose tables are the committed
-     * ones: a writer's may have changed since), when that table's rows are in memory, the row must
-     * hold the entity. The full agreement of entities and rows is the checker's.
+     * Reads block {@code key} into {@code ei} (whose entries of the block are never used): states,
+     * generations, tables and rows; its names section is handed to the index undecoded
+     * ({@link EntityIndex#restorePackedNames}), decoded by {@link #readNames} on first use of a
+     * name of the block. {@code b} is a page body nobody else writes: when the names take at least
+     * half of it, the index keeps {@code b} itself (no copy), else a copy of the names section.
+     * An alive entity's table must exist; with {@code checkRows} (a reader, whose tables are the
+     * committed ones: a writer's may have changed since), when that table's rows are in memory, the
+     * row must hold the entity. The full agreement of entities and rows is the checker's.
+     *
+     * @throws CorruptionException when the entries are malformed or the names section's length is
+     *                             not what follows them (the section's content is checked when decoded)
      */
     static void read(EntityIndex ei, TableSet tables, long key, byte[] b, boolean checkRows) {
         if (key < 0 || key > (ei.nextIndex() >>> SHIFT)) {
@@ -88,16 +110,15 @@ final class EntityPage {
         Bytes.Reader r = new Bytes.Reader(b);
         int base = (int) key << SHIFT;
         int n = r.varint(SIZE);
-        // the names stay UTF-8, one after the other, decoded when asked (EntityIndex.restoreNames):
-        // front-coding's base is the previous name in this buffer
-        byte[] names = new byte[Math.max(16, 2 * b.length)];
-        int[] ends = new int[n];
-        int end = 0, prevStart = 0, prevLength = 0;
+        int namesLength = r.count(1);
+        // per page, not per entry: every index of the page below nextIndex, so no entry can lie beyond it
+        if (n > 0 && base + n > ei.nextIndex()) {
+            throw new CorruptionException("entity page " + key + " holds index " + (base + n - 1) + " beyond " + ei.nextIndex());
+        }
         long table = 0, row = -1;
         Table tb = null; // the table of the previous alive entry (most entries of a block share one)
         for (int i = 0; i < n; i++) {
             int idx = base + i;
-            ends[i] = end;
             long code = r.varint();
             byte st = (byte) (code & 3);
             long gen = code >>> 2;
@@ -112,9 +133,6 @@ final class EntityPage {
             }
             if (gen > Ids.MAX_GENERATION) {
                 throw new CorruptionException("entity page " + key + " gives index " + idx + " generation " + gen);
-            }
-            if (idx >= ei.nextIndex()) {
-                throw new CorruptionException("entity page " + key + " holds index " + idx + " beyond " + ei.nextIndex());
             }
             int t = 0, rw = -1;
             if (st == EntityIndex.ALIVE) {
@@ -131,29 +149,64 @@ final class EntityPage {
                 }
                 t = (int) table;
                 rw = (int) row;
-                int shared = r.varint(prevLength);
-                int suffix = r.vcount(1);
-                int length = shared + suffix;
-                if (length > 0) {
-                    if ((long) end + length > names.length) {
-                        names = Arrays.copyOf(names, (int) Math.min(Integer.MAX_VALUE - 8, Math.max((long) end + length, 2L * names.length)));
-                    }
-                    System.arraycopy(names, prevStart, names, end, shared);
-                    r.raw(names, end + shared, suffix);
-                    prevStart = end;
-                    prevLength = length;
-                    end += length;
-                    ends[i] = end;
-                }
             }
             ei.restoreReadEntry(idx, st, (int) gen, t, rw);
         }
-        // no trimmed copy of the buffer: restoreNames copies the names into the block's own form
-        // (BlockNames), so a trimmed copy was garbage at once (about a twentieth of the bytes RG-1's
-        // first query after a reopen allocated)
-        ei.restoreNames((int) key, names, ends);
-        if (r.remaining() != 0) {
-            throw new CorruptionException("entity page " + key + " holds " + r.remaining() + " bytes past its entries");
+        if (r.remaining() != namesLength) {
+            throw new CorruptionException("entity page " + key + " holds " + r.remaining() + " bytes past its entries, not its "
+                    + namesLength + " bytes of names");
+        }
+        if (namesLength > 0) {
+            if (2 * namesLength >= b.length) {
+                ei.restorePackedNames((int) key, b, r.position(), EntityPage::readNames);
+            } else {
+                ei.restorePackedNames((int) key, Arrays.copyOfRange(b, r.position(), b.length), 0, EntityPage::readNames);
+            }
+        }
+    }
+
+    /**
+     * Decodes the names section of block {@code key}, {@code b[from..]} (read by {@link #read}),
+     * into {@code ei} ({@link EntityIndex#restoreNames}): each named entity must be alive.
+     *
+     * @throws CorruptionException naming the page when the section is malformed
+     */
+    static void readNames(EntityIndex ei, int key, byte[] b, int from) {
+        try {
+            Bytes.Reader r = new Bytes.Reader(b, from);
+            int base = key << SHIFT;
+            // the names stay UTF-8, one after the other: front-coding's base is the previous name in this buffer
+            byte[] names = new byte[Math.max(16, 2 * (b.length - from))];
+            int[] ends = new int[SIZE];
+            int k = -1, next = 0, end = 0, prevStart = 0, prevLength = 0;
+            while (r.remaining() > 0) {
+                k += 1 + r.varint(SIZE - 2 - k);
+                if (ei.state(base + k) != EntityIndex.ALIVE) {
+                    throw new CorruptionException("entities page " + key + " names entity #" + (base + k) + ", which is not alive");
+                }
+                int shared = r.varint(prevLength);
+                int suffix = r.vcount(1);
+                int length = shared + suffix;
+                if (length == 0) {
+                    throw new CorruptionException("entities page " + key + " gives entity #" + (base + k) + " an empty name");
+                }
+                if ((long) end + length > names.length) {
+                    names = Arrays.copyOf(names, (int) Math.min(Integer.MAX_VALUE - 8, Math.max((long) end + length, 2L * names.length)));
+                }
+                System.arraycopy(names, prevStart, names, end, shared);
+                r.raw(names, end + shared, suffix);
+                Arrays.fill(ends, next, k, end); // the anonymous entries since the previous name
+                prevStart = end;
+                prevLength = length;
+                end += length;
+                ends[k] = end;
+                next = k + 1;
+            }
+            ei.restoreNames(key, names, Arrays.copyOf(ends, k + 1));
+        } catch (CorruptionException e) {
+            String page = "entities page " + key;
+            throw e.getMessage() != null && e.getMessage().startsWith(page) ? e
+                    : new CorruptionException(page + " (names section): " + e.getMessage(), e);
         }
     }
 }

@@ -69,7 +69,7 @@ public final class WorldFormat {
      * the relationships its entries may name, so that a lookup of one relationship's sources
      * reads no block that holds none. A build of format 9 would take them for blocks of targets.
      */
-    public static final int VERSION = 10;
+    public static final int VERSION = 11;
     /**
      * Page families, in map-id order (the id is part of every stored key, so it never changes).
      * {@code components} ({@link #COMPONENTS}) is retired since version 4: no page of it is written
@@ -607,6 +607,14 @@ public final class WorldFormat {
      */
     public long namesDecoded() {
         return parts.entities().namesDecoded();
+    }
+
+    /**
+     * Entity blocks whose names section was decoded since the world was read: a block keeps its
+     * page's names undecoded until one of them is used (format 11).
+     */
+    public long entityNameBlocksDecoded() {
+        return parts.entities().nameBlocksDecoded();
     }
 
     /** Entity blocks (of 1024 entities) a reader keeps decoded ({@link #boundCaches}). */

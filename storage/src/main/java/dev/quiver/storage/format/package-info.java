@@ -70,14 +70,22 @@
  *       g x (varint field index, ascending; i64 raw bits of the minimum and of the maximum as
  *       doubles, an open end infinite).</li>
  *   <li>{@code entities}, key = entity index / 1024 ({@link dev.quiver.storage.format.EntityPage}):
- *       varint n, then per index of the block varint {@code generation << 2 | state} (state 0 never
- *       used, with generation 0; 1 alive; 2 dead); if alive (format 7) zz of its table id minus
- *       the previous alive entity's of the page (the first from 0), zz of its row minus the
- *       previous alive entity's row minus 1 (the first from -1), then its name front-coded
- *       against the previous named entity of the page: varint bytes shared, varint suffix length,
- *       suffix (0, 0: anonymous). The row pages hold the same placement from the tables' side;
- *       that both agree is the checker's ({@code quiver check}); reading a page checks that the
- *       table exists and, when its rows are in memory, that the row holds the entity.</li>
+ *       varint n (the page's indices, all below the meta page's next entity index), i32 m (the
+ *       byte length of the names section; format 11), then per index of the block varint
+ *       {@code generation << 2 | state} (state 0 never used, with generation 0; 1 alive; 2 dead);
+ *       if alive (format 7) zz of its table id minus the previous alive entity's of the page (the
+ *       first from 0) and zz of its row minus the previous alive entity's row minus 1 (the first
+ *       from -1). Then the names section (format 11; before, each alive entry carried its name),
+ *       exactly m bytes: per named entity in ascending index, varint its offset in the block minus
+ *       the previous named entity's minus 1 (the first from -1), then its name front-coded against
+ *       the previous name of the section: varint bytes shared, varint suffix length, suffix (UTF-8,
+ *       at least one byte in all); a named entity must be alive, an anonymous one is absent.
+ *       Reading a block stops before the names section: the entity index keeps it undecoded and
+ *       decodes it when a name of the block is first used, where a damaged section is refused
+ *       naming the page (and by the checker, which uses every name). The row pages hold the same
+ *       placement from the tables' side; that both agree is the checker's ({@code quiver check});
+ *       reading a page checks that the table exists and, when its rows are in memory, that the
+ *       row holds the entity.</li>
  *   <li>{@code tables}, key = table id / 64 ({@link dev.quiver.storage.format.TablePage}): varint n
  *       tables in id order, each: varint id (the first as it is, the others minus the previous id
  *       minus 1), varint type length, the type's ids ({@code id} encoding), varint column count,
@@ -145,7 +153,7 @@
  * forgetting the oldest first. The checker and the snapshot writer read every page. What a first
  * query after an open pays is held down by the layout (format 8): an entity page's names are kept
  * as its UTF-8 bytes (front coding undone into one buffer per block) and made Strings only when
- * asked; a row page's entities are decoded without its values (a table's values are read, whole,
+ * asked, and (format 11) not decoded at all until a name of the block is first used; a row page's entities are decoded without its values (a table's values are read, whole,
  * when a column is first asked for); a reverse page covers 1024 targets, so that a walk over a
  * subtree looks up one page per 1024 targets, most of which have no sources; and a lookup of one
  * relationship's sources first asks the block's summary (format 10; one summary page per 1024

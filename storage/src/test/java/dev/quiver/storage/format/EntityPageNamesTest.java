@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * An {@code entities} page carries its names as its layout says (EntityPage's Javadoc, format
- * unchanged since format 7), whatever the entity index keeps them in: the page written from the
+ * 11: the entries, then the names section), whatever the entity index keeps them in: the page written from the
  * index equals, byte for byte, one encoded here from the names as Strings, for names that are not
  * ASCII (2, 3 and 4 bytes a character), long names (lengths and shared prefixes past one varint
  * byte), a name that is a prefix of the one before, equal names one after another, anonymous and
@@ -89,36 +89,48 @@ class EntityPageNamesTest {
 
     /** The page as its layout says, encoded here from the names as Strings (UTF-8). */
     private static byte[] expected(EntityIndex ei, String[] names, long key) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), entries = new ByteArrayOutputStream(),
+                section = new ByteArrayOutputStream();
         int base = (int) key * EntityIndex.BLOCK;
         int n = Math.min(EntityIndex.BLOCK, ei.nextIndex() - base);
         varint(out, n);
         byte[] prev = new byte[0];
         long prevTable = 0, prevRow = -1;
+        int prevK = -1;
         for (int i = 0; i < n; i++) {
             int idx = base + i;
             byte st = ei.state(idx);
             long gen = st == EntityIndex.FREE_NEVER ? 0 : ei.generation(idx);
-            varint(out, gen << 2 | st);
+            varint(entries, gen << 2 | st);
             if (st == EntityIndex.ALIVE) {
                 long table = ei.table(idx), row = ei.row(idx);
-                zigzag(out, table - prevTable);
-                zigzag(out, row - prevRow - 1);
+                zigzag(entries, table - prevTable);
+                zigzag(entries, row - prevRow - 1);
                 prevTable = table;
                 prevRow = row;
                 byte[] b = idx < names.length && names[idx] != null ? names[idx].getBytes(StandardCharsets.UTF_8) : new byte[0];
+                if (b.length == 0) {
+                    continue; // anonymous: not in the names section
+                }
                 int shared = 0;
                 while (shared < Math.min(b.length, prev.length) && b[shared] == prev[shared]) {
                     shared++;
                 }
-                varint(out, shared);
-                varint(out, b.length - shared);
-                out.write(b, shared, b.length - shared);
-                if (b.length > 0) {
-                    prev = b;
-                }
+                varint(section, i - prevK - 1);
+                varint(section, shared);
+                varint(section, b.length - shared);
+                section.write(b, shared, b.length - shared);
+                prev = b;
+                prevK = i;
             }
         }
+        int m = section.size();
+        out.write(m >>> 24);
+        out.write(m >>> 16);
+        out.write(m >>> 8);
+        out.write(m);
+        out.writeBytes(entries.toByteArray());
+        out.writeBytes(section.toByteArray());
         return out.toByteArray();
     }
 
@@ -126,26 +138,31 @@ class EntityPageNamesTest {
     private static List<String> decodeNames(byte[] page) {
         Bytes.Reader r = new Bytes.Reader(page);
         int n = r.varint(EntityIndex.BLOCK);
-        List<String> out = new ArrayList<>();
-        byte[] prev = new byte[0];
+        int m = r.i32();
         for (int i = 0; i < n; i++) {
             long code = r.varint();
-            if ((code & 3) != EntityIndex.ALIVE) {
-                out.add(null);
-                continue;
+            if ((code & 3) == EntityIndex.ALIVE) {
+                r.zigzag();
+                r.zigzag();
             }
-            r.zigzag();
-            r.zigzag();
+        }
+        assertEquals(m, r.remaining(), "the names section is what follows the entries");
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(null);
+        }
+        byte[] prev = new byte[0];
+        int k = -1;
+        while (r.remaining() > 0) {
+            k += 1 + (int) r.varint();
             int shared = r.varint(prev.length);
             int suffix = r.vcount(1);
             byte[] b = Arrays.copyOf(prev, shared + suffix);
             r.raw(b, shared, suffix);
-            out.add(b.length == 0 ? null : new String(b, StandardCharsets.UTF_8));
-            if (b.length > 0) {
-                prev = b;
-            }
+            assertTrue(b.length > 0, "a name in the section is never empty");
+            out.set(k, new String(b, StandardCharsets.UTF_8));
+            prev = b;
         }
-        assertEquals(0, r.remaining());
         return out;
     }
 
