@@ -275,6 +275,15 @@ public final class Prefabs implements TraitRules.Instantiation {
             for (int p = 0; p < n; p++) {
                 childStart[p + 1] += childStart[p];
             }
+            // each replica appends one row per subtree entity to that entity's table: room for
+            // them all at once, not by doubling step by step (Table.ensureCapacity)
+            var rowsPerTable = new java.util.IdentityHashMap<Table, Integer>();
+            for (Table t : tables) {
+                rowsPerTable.merge(t, 1, Integer::sum);
+            }
+            for (var e : rowsPerTable.entrySet()) {
+                e.getKey().ensureCapacity((int) Math.min(Integer.MAX_VALUE - 16, (long) e.getValue() * replicas));
+            }
             int named = 0;
             for (String name : nameOf) {
                 named += name == null ? 0 : 1;
