@@ -147,8 +147,9 @@ final class NamePage {
      */
     static byte[] writeDelta(EntityIndex ei, Changes c, Bytes.Writer w) {
         w.reset();
-        var buckets = new it.unimi.dsi.fastutil.ints.IntArrayList();
-        var ends = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        int touched = c.nameBlocks().size(); // at most this many buckets change: the directory never grows
+        var buckets = new it.unimi.dsi.fastutil.ints.IntArrayList(touched);
+        var ends = new it.unimi.dsi.fastutil.ints.IntArrayList(touched);
         c.forEachNameDelta((b, added, hashes, na, removed, nr) -> {
             writePart(ei, added, hashes, na, removed, nr, w);
             buckets.add(b);

@@ -230,10 +230,16 @@ public final class Prefabs implements TraitRules.Instantiation {
         private final int[] siblings;
         private final long[] chunkMarked;
         private int blockMarked = -1;
-        /** The names of the replicas, filed at the end ({@link #fileNames}): parent index, entity, name. */
-        private final IntArrayList nameParent;
-        private final LongArrayList nameEntity;
-        private final it.unimi.dsi.fastutil.objects.ObjectArrayList<String> nameText;
+        /**
+         * The names of the replicas not filed yet, {@link #nameCount} of them ({@link #fileNames}):
+         * parent index, entity, name; filed {@link #NAME_CHUNK} at a time, so that these arrays
+         * stay small whatever the batch (10,000 names for 1,000 instances of a prefab with 10
+         * named children).
+         */
+        private final int[] nameParent;
+        private final long[] nameEntity;
+        private final String[] nameText;
+        private int nameCount;
 
         /** @param replicas how many replicas will be made (the name lists are sized for them) */
         Replica(int[] subtree, int replicas) {
@@ -275,14 +281,23 @@ public final class Prefabs implements TraitRules.Instantiation {
             for (int p = 0; p < n; p++) {
                 childStart[p + 1] += childStart[p];
             }
+            // each replica appends one row per subtree entity to that entity's table: room for
+            // them all at once, not by doubling step by step (Table.ensureCapacity)
+            var rowsPerTable = new java.util.IdentityHashMap<Table, Integer>();
+            for (Table t : tables) {
+                rowsPerTable.merge(t, 1, Integer::sum);
+            }
+            for (var e : rowsPerTable.entrySet()) {
+                e.getKey().ensureCapacity((int) Math.min(Integer.MAX_VALUE - 16, (long) e.getValue() * replicas));
+            }
             int named = 0;
             for (String name : nameOf) {
                 named += name == null ? 0 : 1;
             }
-            int names = (int) Math.min(Integer.MAX_VALUE - 16, (long) named * replicas);
-            nameParent = new IntArrayList(names);
-            nameEntity = new LongArrayList(names);
-            nameText = it.unimi.dsi.fastutil.objects.ObjectArrayList.wrap(new String[names], 0); // typed: elements() is a String[]
+            int names = (int) Math.min(NAME_CHUNK, (long) named * replicas);
+            nameParent = new int[names];
+            nameEntity = new long[names];
+            nameText = new String[names];
             int[] next = java.util.Arrays.copyOf(childStart, n);
             for (int k = 1; k < n; k++) {
                 childAt[next[parentAt[k]]++] = k;
@@ -300,14 +315,20 @@ public final class Prefabs implements TraitRules.Instantiation {
             }
         }
 
+        /** Names a batch holds before filing them ({@link #fileNames}): a chunk's keys spread over every bucket. */
+        private static final int NAME_CHUNK = 1024;
+
         /**
-         * Files the replicas' names in the name index, a few keys' slots read ahead at a time
+         * Files the replicas' names held so far in the name index (when {@link #NAME_CHUNK} are
+         * held, and once the last replica is made), a few keys' slots read ahead at a time
          * ({@link EntityNames#putAll}: the index is hashed, so each key's slot is a cache miss,
          * and these overlap). Each replica's children are under a new parent, so no two keys
          * collide, and the order is not observable.
          */
         void fileNames() {
-            names.putAll(nameParent.elements(), nameText.elements(), nameEntity.elements(), nameParent.size());
+            names.putAll(nameParent, nameText, nameEntity, nameCount);
+            java.util.Arrays.fill(nameText, 0, nameCount, null);
+            nameCount = 0;
         }
 
         /** @return the new instance */
@@ -334,11 +355,14 @@ public final class Prefabs implements TraitRules.Instantiation {
                     moves.pairAdded(idx, id);
                 }
                 made[k] = idx;
-                if (name != null) { // filed at the end, several keys' cache misses at a time
+                if (name != null) { // filed a chunk at a time, several keys' cache misses at a time
                     int parent = k == 0 ? 0 : made[parentAt[k]];
-                    nameParent.add(parent);
-                    nameEntity.add(e);
-                    nameText.add(name);
+                    if (nameCount == nameText.length) {
+                        fileNames();
+                    }
+                    nameParent[nameCount] = parent;
+                    nameEntity[nameCount] = e;
+                    nameText[nameCount++] = name;
                 }
                 if (k == 0) {
                     instance = e;

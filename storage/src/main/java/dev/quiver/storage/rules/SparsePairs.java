@@ -465,9 +465,8 @@ public final class SparsePairs {
             forgetChildOfChanges();
             return;
         }
-        for (var e : childOfChanges.int2IntEntrySet()) {
-            committedChildOfChanges.addTo(e.getIntKey(), e.getIntValue());
-        }
+        // one reused entry (a batch of 1,000 instances changes 1,000 parents: no entry object each)
+        childOfChanges.int2IntEntrySet().fastForEach(e -> committedChildOfChanges.addTo(e.getIntKey(), e.getIntValue()));
         childOfChanges.clear();
     }
 

@@ -301,14 +301,47 @@ public final class Table {
             readChunks(0, count);
         }
         if (count == entities.length) {
-            int cap = Capacity.grown(count, count + 1L); // by an eighth when large: at most 12.5 % unused rows
-            entities = Arrays.copyOf(entities, cap);
-            for (Column c : columns) {
-                c.grow(cap);
-            }
+            growTo(Capacity.grown(count, count + 1L)); // by an eighth when large: at most 12.5 % unused rows
         }
         entities[count] = entity;
         return count++;
+    }
+
+    /**
+     * Internal (storage only): makes room for {@code more} rows beyond {@link #count()} at once (a
+     * batch about to append that many: a prefab batch fills each of its tables with one row per
+     * instance), so that appending them grows the arrays at most once instead of doubling step
+     * by step. The room is what appending one row at a time would end with ({@link Capacity#grown}:
+     * doubling while small, by an eighth when large), so the growth policy and the unused rows it
+     * allows stay the same; no row or value changes.
+     *
+     * @param more rows about to be appended, at least 0
+     * @throws IllegalArgumentException when {@code more} is negative
+     * @throws IllegalStateException when the rows would pass {@link Capacity#MAX}
+     */
+    public void ensureCapacity(int more) {
+        if (more < 0) {
+            throw new IllegalArgumentException("rows to make room for: " + more);
+        }
+        if (chunkReader != null) {
+            readChunks(0, count);
+        }
+        long needed = (long) count + more;
+        int cap = entities.length;
+        if (needed > cap) {
+            while (cap < needed) { // the capacity appending one by one would reach
+                cap = Capacity.grown(cap, Math.min(needed, cap + 1L));
+            }
+            growTo(cap);
+        }
+    }
+
+    /** Gives the entity array and every column {@code cap} rows (at least {@link #count()}). */
+    private void growTo(int cap) {
+        entities = Arrays.copyOf(entities, cap);
+        for (Column c : columns) {
+            c.grow(cap);
+        }
     }
 
     /** The rows the table's arrays hold now (at least {@link #count()} once its rows are read); for tests and statistics. */

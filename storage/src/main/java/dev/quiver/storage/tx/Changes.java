@@ -255,31 +255,41 @@ public final class Changes {
             return;
         }
         long[] log = nameLog.elements();
-        // counting sort by bucket (stable: each bucket's operations stay in order)
+        // counting sort by bucket (stable: each bucket's operations stay in order), into arrays
+        // kept from one commit to the next (a batch's commit files tens of thousands of names)
         int maxBucket = 0;
+        for (int k = 0, m = nameBlocks.size(); k < m; k++) { // the buckets touched, not the log
+            maxBucket = Math.max(maxBucket, nameBlocks.getInt(k));
+        }
+        if (sortStart.length < maxBucket + 1) {
+            sortStart = new int[Math.max(maxBucket + 1, 2 * sortStart.length)];
+        }
+        int[] end = sortStart; // by bucket: its count, then where its part begins, then where it ends
+        java.util.Arrays.fill(end, 0, maxBucket + 1, 0);
         for (int i = 0; i < n; i++) {
-            maxBucket = Math.max(maxBucket, bucketOf(log[2 * i + 1]));
+            end[bucketOf(log[2 * i + 1])]++;
         }
-        int[] start = new int[maxBucket + 2];
-        for (int i = 0; i < n; i++) {
-            start[bucketOf(log[2 * i + 1]) + 1]++;
+        for (int b = 0, at = 0; b <= maxBucket; b++) {
+            int c = end[b];
+            end[b] = at;
+            at += c;
         }
-        for (int b = 0; b <= maxBucket; b++) {
-            start[b + 1] += start[b];
+        if (sortEntry.length < n) {
+            sortEntry = new long[Math.max(n, sortEntry.length + (sortEntry.length >>> 1))];
+            sortCode = new long[sortEntry.length];
         }
-        int[] fill = java.util.Arrays.copyOf(start, start.length);
-        long[] entry = new long[n];
-        long[] code = new long[n]; // the log's second long: hash, bucket, op
+        long[] entry = sortEntry;
+        long[] code = sortCode; // the log's second long: hash, bucket, op
         for (int i = 0; i < n; i++) {
             long c = log[2 * i + 1];
-            int at = fill[bucketOf(c)]++;
+            int at = end[bucketOf(c)]++;
             entry[at] = log[2 * i];
             code[at] = c;
         }
-        long[] added = new long[16], removed = new long[16];
-        int[] addedHashes = new int[16];
+        long[] added = deltaAdded, removed = deltaRemoved;
+        int[] addedHashes = deltaHashes;
         for (int b = 0; b <= maxBucket; b++) {
-            int from = start[b], to = start[b + 1];
+            int from = b == 0 ? 0 : end[b - 1], to = end[b];
             if (from == to) {
                 continue;
             }
@@ -336,7 +346,22 @@ public final class Changes {
                 visitor.visit(b, added, addedHashes, na, removed, nr);
             }
         }
+        deltaAdded = added;
+        deltaHashes = addedHashes;
+        deltaRemoved = removed;
     }
+
+    /**
+     * The scratch arrays of {@link #forEachNameDelta}, kept between commits (up to
+     * {@link #SCRATCH_KEPT} operations' worth, {@link #clear}): the log sorted by bucket (entry,
+     * code), each bucket's end in it, and one bucket's net change.
+     */
+    private long[] sortEntry = new long[0], sortCode = new long[0];
+    private int[] sortStart = new int[0];
+    private long[] deltaAdded = new long[16], deltaRemoved = new long[16];
+    private int[] deltaHashes = new int[16];
+    /** Longs of sort scratch kept for the next commit; a bulk load's is dropped. */
+    private static final int SCRATCH_KEPT = 1 << 16;
 
     /** One bucket's net name change ({@link #forEachNameDelta}). */
     @FunctionalInterface
@@ -394,6 +419,15 @@ public final class Changes {
             nameTouched[nameBlocks.getInt(k) >>> 6] = 0;
         }
         nameBlocks.clear();
+        if (sortEntry.length > SCRATCH_KEPT) {
+            sortEntry = new long[0];
+            sortCode = new long[0];
+        }
+        if (deltaAdded.length > SCRATCH_KEPT || deltaRemoved.length > SCRATCH_KEPT) {
+            deltaAdded = new long[16];
+            deltaHashes = new int[16];
+            deltaRemoved = new long[16];
+        }
         if (nameLog.size() > 1 << 16) {
             nameLog.clear();
             nameLog.trim(1 << 10); // a bulk load's log is not kept for the small transactions after it
