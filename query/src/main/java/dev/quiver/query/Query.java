@@ -351,12 +351,38 @@ public final class Query {
      * Calls {@code visitor} with every result, row by row, until it returns false (built on
      * {@link #forEachTable}: a table's rows come together, and the world refuses writes meanwhile).
      * Rows come table by table in the order of {@link #iter()}: within a table, all rows for one
-     * match of the later terms, then all rows for the next (Flecs v4 order).
+     * match of the later terms, then all rows for the next (Flecs v4 order). Each row is an object
+     * of its own that may be kept ({@link #eachReused} reuses one instead).
      */
     public void each(Predicate<QueryRow> visitor) {
+        each(visitor, false);
+    }
+
+    /**
+     * {@link #each}, in the same order, with one {@link QueryRow} object passed to every call and
+     * set to each result in turn, so that nothing is allocated per row (a join's located rows
+     * included: RG-1 {@code (Likes, $y), Position($y)}, 10,000 rows, about 220 bytes each with
+     * {@link #each}). The row is valid only during the call it is passed to: afterwards it answers
+     * for a later result. Keep a result with {@link QueryRow#copy()}, or iterate with
+     * {@link #each} when rows are kept.
+     */
+    public void eachReused(Predicate<QueryRow> visitor) {
+        each(visitor, true);
+    }
+
+    /** {@link #forEach(Consumer)} with one reused row ({@link #eachReused}: valid only during the call). */
+    public void forEachReused(Consumer<QueryRow> action) {
+        eachReused(r -> {
+            action.accept(r);
+            return true;
+        });
+    }
+
+    /** {@link #each}, with new rows or one reused row ({@link #eachReused}). */
+    private void each(Predicate<QueryRow> visitor, boolean reuse) {
         ResultShape sh = shape();
         Evaluator ev = new Evaluator(world, current(), presetValues);
-        SingleRows single = new SingleRows(sh);
+        SingleRows single = new SingleRows(sh, reuse);
         world.beginIteration();
         try {
             // one row (a transitive or per-row match): no table view. Two lambdas, so that the
@@ -374,20 +400,20 @@ public final class Query {
 
     /** {@link #each} of a step that is not a single {@code $this} row: a batch of rows, or a result without {@code $this}. */
     private boolean eachStep(ResultShape sh, Bindings b, SingleRows single, Predicate<QueryRow> visitor) {
-        return plan.hasThis() ? eachRow(sh, b, single, visitor) : eachRow(TableResult.capture(sh, b), visitor);
+        return plan.hasThis() ? eachRow(sh, b, single, visitor) : eachRow(TableResult.capture(sh, b), single, visitor);
     }
 
     /**
      * Passes the rows of one step to {@code visitor}, sharing the step's data: the world refuses
      * writes while {@link #each} runs, so the step stays valid without a check per row.
      */
-    private boolean eachRow(TableResult t, Predicate<QueryRow> visitor) {
+    private boolean eachRow(TableResult t, SingleRows single, Predicate<QueryRow> visitor) {
         RowGroup g = group(t);
         long[] ents = t.entities();
         int off = t.offset();
         boolean hasThis = plan.hasThis();
         for (int i = 0, n = t.count(); i < n; i++) {
-            if (!visitor.test(new QueryRow(g, hasThis ? ents[off + i] : 0, i))) {
+            if (!visitor.test(single.row(g, hasThis ? ents[off + i] : 0, i))) {
                 return false;
             }
         }
@@ -395,7 +421,7 @@ public final class Query {
     }
 
     /**
-     * {@link #eachRow(TableResult, Predicate)} for a batch of {@code $this} rows, straight from the
+     * {@link #eachRow(TableResult, SingleRows, Predicate)} for a batch of {@code $this} rows, straight from the
      * bindings: no step object per batch (a transitive walk hands out about ten rows a batch, RG-1
      * transvar 650,000 batches).
      */
@@ -414,7 +440,7 @@ public final class Query {
         }
         long[] ents = table.entities(off, off + b.batchRows()); // a lazily read table reads just these rows' chunks
         for (int i = 0, n = b.batchRows(); i < n; i++) {
-            if (!visitor.test(new QueryRow(g, ents[off + i], first + i))) {
+            if (!visitor.test(single.row(g, ents[off + i], first + i))) {
                 return false;
             }
         }
@@ -636,104 +662,6 @@ public final class Query {
             }
         }
         return false;
-    }
-
-    /**
-     * The single-row results of one {@link #each} call (a transitive walk to a fixed target hands
-     * out most of its sources one at a time: Debian {@code (DependsOn, libc6)}, 49,540 rows), and
-     * the groups its rows share: rows matched the same way in the same table share one
-     * {@link RowGroup} whose row 0 is the table's row 0 (a row's own part is its entity and row), so
-     * a row costs one small object, and nothing when the caller does not keep it (the JIT removes
-     * it). The groups of the last few tables are kept (one each), since a walk goes back and forth
-     * between a few tables. Batches without per-row ids share them too ({@link #shared}). Not for queries whose
-     * fields can have a located variable source (those differ by row).
-     */
-    private static final class SingleRows {
-        /** Groups kept: a walk's sources lie in a few tables (Debian: four). */
-        private static final int KEPT = 4;
-        private final ResultShape shape;
-        /** No field of the shape has a located source: rows matched alike can share their group. */
-        final boolean shareable;
-        private final long[] scratch;
-        private final RowGroup[] kept = new RowGroup[KEPT];
-        private int nextKept;
-
-        SingleRows(ResultShape shape) {
-            this.shape = shape;
-            this.shareable = shareable(shape);
-            this.scratch = new long[QueryRow.dataLength(shape.variableSlots().length, shape.fieldCount())];
-        }
-
-        /** True when no field of {@code shape} can have a located variable source: its rows matched alike can share their group. */
-        static boolean shareable(ResultShape shape) {
-            for (int s : shape.sourceSlots()) {
-                if (s > 0) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        /**
-         * The one result the bindings hold (not a table batch), as {@link #row(RowGroup, TableResult, int)}
-         * would give it, for a shape without located sources ({@link #shareable}): consecutive rows
-         * matched alike share their group ({@link #shared}).
-         */
-        QueryRow sharedRow(Bindings b) {
-            Table table = thisTable(b);
-            return new QueryRow(shared(b, table), b.value(0), table != null ? b.row(0) : 0);
-        }
-
-        /**
-         * {@link #sharedRow} for a shape with located sources (not {@link #shareable}): they differ by
-         * row, so nothing is shared; the data is captured straight into the row's own array.
-         */
-        QueryRow locatedRow(Bindings b) {
-            Table table = thisTable(b);
-            // its own capture: the walks' compiled capture never saw a field sourced on another variable
-            RowGroup g = RowGroup.of(shape, b, table, 0, TableResult.captureLocatedData(shape, b), null);
-            return new QueryRow(g, b.value(0), table != null ? b.row(0) : 0);
-        }
-
-        /** The table {@code $this} was bound with, when its row there still holds it; else null. */
-        private static Table thisTable(Bindings b) {
-            Table t = b.table(0);
-            int row = b.row(0);
-            return t != null && row >= 0 && row < t.count() && t.entity(row) == b.value(0) ? t : null;
-        }
-
-        /**
-         * The group of offset 0 for rows of {@code table} (or null) matched as the bindings say,
-         * one kept or a new one; null when the query's groups cannot be shared (located sources).
-         * Only for rows without per-row ids.
-         */
-        RowGroup shared(Bindings b, Table table) {
-            if (!shareable) {
-                return null;
-            }
-            TableResult.captureData(shape, b, scratch);
-            int slot = nextKept;
-            for (int k = 0, at = nextKept; k < KEPT; k++) { // the most recent first
-                at = at == 0 ? KEPT - 1 : at - 1;
-                RowGroup g = kept[at];
-                if (g == null) {
-                    break;
-                }
-                if (g.table == table) { // one group kept per table: one comparison when the data changes by batch
-                    if (java.util.Arrays.equals(g.data, scratch)) {
-                        return g;
-                    }
-                    slot = at;
-                    break;
-                }
-            }
-            RowGroup g = new RowGroup(shape, table, 0, scratch.clone(), null, null, null); // no located sources (shareable)
-            kept[slot] = g;
-            if (slot == nextKept) {
-                nextKept = (nextKept + 1) % KEPT;
-            }
-            return g;
-        }
     }
 
     /** The rows of a step share one group (a step made from bindings that are gone: no located sources). */

@@ -14,7 +14,11 @@ import java.util.Map;
 /**
  * One result of a {@link Query}: the {@code $this} entity, the value of each named variable and,
  * per field, the id it matched, the entity it matched on and whether it is set (Flecs v4 iterator
- * fields, 0-based; FEATURES.md QS-06). Immutable.
+ * fields, 0-based; FEATURES.md QS-06). Immutable: a row kept after its callback (or collected by
+ * {@link Query#rows(int)}) answers for its result as long as one likes, except the row that
+ * {@link Query#eachReused} and {@link Query#forEachReused} hand out. Those pass one row object to
+ * every call, set to each result in turn: it is valid only during the call it is passed to, and
+ * afterwards answers for a later result ({@link #copy()} keeps one).
  *
  * <p>Fields correspond to the written terms, except that an Or chain {@code A || B} is one field
  * and a Not scope {@code !{...}} has none (QS-10). A field is not set for Not terms, for optional
@@ -26,16 +30,39 @@ import java.util.Map;
  * ({@link #fieldTable(int)}, {@link #fieldRow(int)}), without looking the entity up.
  */
 public final class QueryRow {
+    /*
+     * Not final: the reused row of Query.eachReused is set to each result by reset; every other
+     * row is written once, by its constructor.
+     */
     /** What the rows of this row's step share (shape, tables, data). */
-    private final RowGroup group;
-    private final long thisEntity;
+    private RowGroup group;
+    private long thisEntity;
     /** This row's index in its step: its row in the table is {@code group.offset + index}, its entry in the per-row ids. */
-    private final int index;
+    private int index;
 
     QueryRow(RowGroup group, long thisEntity, int index) {
         this.group = group;
         this.thisEntity = thisEntity;
         this.index = index;
+    }
+
+    /** Sets the reused row of {@link Query#eachReused} to another result; returns this row. */
+    QueryRow reset(RowGroup group, long thisEntity, int index) {
+        this.group = group;
+        this.thisEntity = thisEntity;
+        this.index = index;
+        return this;
+    }
+
+    /**
+     * This result as a row of its own, immutable, equal to this one: what a caller of
+     * {@link Query#eachReused} keeps beyond its call (the row it was passed changes with the next
+     * result). The copy shares what it can with this row (the step's data unless that is the
+     * reused row's) and, like this row, reads the tables the result names, so its
+     * {@link #column(int)} refuses once the world was written ({@link WorldChangedException}).
+     */
+    public QueryRow copy() {
+        return new QueryRow(group.snapshot(), thisEntity, index);
     }
 
     /** Length of the data array of a row with these counts (the layout of {@link RowGroup#data}). */

@@ -3,6 +3,7 @@ package dev.quiver.query;
 import dev.quiver.query.engine.Bindings;
 import dev.quiver.query.engine.RowIds;
 import dev.quiver.query.iter.ResultShape;
+import dev.quiver.query.iter.TableResult;
 import dev.quiver.storage.table.Table;
 
 /**
@@ -13,12 +14,17 @@ import dev.quiver.storage.table.Table;
  * {@code $this}, the table and row the engine found that source in. Rows are made by the million
  * (RG-1 {@code (LocatedIn, $x)}: 6.5 million rows in 650,000 steps); a row that carried all of
  * this itself was 56 bytes, it is now 32. Immutable (nothing here is written after the step is
- * made).
+ * made), except a {@link #reusable} group: the one group of every located single row of a
+ * {@link Query#eachReused} call, written again for each row ({@link #relocate}); {@link #snapshot}
+ * gives an immutable copy.
  */
 final class RowGroup {
     final ResultShape shape;
-    /** The table of the rows' {@code $this} entities, or null when they were bound without it. */
-    final Table table;
+    /**
+     * The table of the rows' {@code $this} entities, or null when they were bound without it
+     * (written again by {@link #relocate} in a {@link #reusable} group).
+     */
+    Table table;
     /** The row in {@link #table} of the step's row 0. */
     final int offset;
     /** Variables, field ids, field sources, set bits, self bits ({@link QueryRow}'s layout). */
@@ -39,14 +45,17 @@ final class RowGroup {
     final int oneRow;
     /** {@link dev.quiver.storage.World#writeCount()} when the step was made. */
     final long writeCount;
+    /** True for the group {@link #reusable} makes: {@link #relocate} writes it again for each row. */
+    final boolean reused;
 
     RowGroup(ResultShape shape, Table table, int offset, long[] data, RowIds[] rowIds, Table[] sourceTables,
              int[] sourceRows) {
-        this(shape, table, offset, data, rowIds, sourceTables, sourceRows, -1, null, -1);
+        this(shape, table, offset, data, rowIds, sourceTables, sourceRows, -1, null, -1, shape.world().writeCount(),
+            false);
     }
 
     private RowGroup(ResultShape shape, Table table, int offset, long[] data, RowIds[] rowIds, Table[] sourceTables,
-                     int[] sourceRows, int oneField, Table oneTable, int oneRow) {
+                     int[] sourceRows, int oneField, Table oneTable, int oneRow, long writeCount, boolean reused) {
         this.shape = shape;
         this.table = table;
         this.offset = offset;
@@ -57,7 +66,55 @@ final class RowGroup {
         this.oneField = oneField;
         this.oneTable = oneTable;
         this.oneRow = oneRow;
-        this.writeCount = shape.world().writeCount();
+        this.writeCount = writeCount;
+        this.reused = reused;
+    }
+
+    /**
+     * The one group of every located single row of a {@link Query#eachReused} call (a shape with
+     * a field sourced on a variable other than {@code $this}): offset 0, its data array and
+     * per-field source tables and rows made once and written for each row by {@link #relocate}.
+     * Made while the world refuses writes, so its {@link #writeCount} holds for the whole call.
+     */
+    static RowGroup reusable(ResultShape shape) {
+        int fields = shape.fieldCount();
+        long[] data = new long[QueryRow.dataLength(shape.variableSlots().length, fields)];
+        return new RowGroup(shape, null, 0, data, null, new Table[fields], new int[fields], -1, null, -1,
+            shape.world().writeCount(), true);
+    }
+
+    /**
+     * Writes this {@link #reusable} group for the single row the bindings hold, as
+     * {@link #of}{@code (shape, b, table, 0, captured data, null)} would make it: the {@code $this}
+     * table (or null), the data and the located sources. Allocates nothing.
+     */
+    void relocate(Bindings b, Table thisTable) {
+        table = thisTable;
+        TableResult.captureLocatedData(shape, b, data);
+        int[] slots = shape.sourceSlots();
+        for (int f = 0; f < slots.length; f++) {
+            int s = slots[f];
+            if (s > 0 && b.fieldSet(f) && b.table(s) != null && b.value(s) == b.fieldSource(f)) {
+                sourceTables[f] = b.table(s);
+                sourceRows[f] = b.row(s);
+            } else {
+                sourceTables[f] = null;
+                sourceRows[f] = -1;
+            }
+        }
+    }
+
+    /**
+     * This group when it is immutable; for a {@link #reusable} one, an immutable copy of what it
+     * holds now (its data and sources copied, the same {@link #writeCount}), for
+     * {@link QueryRow#copy()}.
+     */
+    RowGroup snapshot() {
+        if (!reused) {
+            return this;
+        }
+        return new RowGroup(shape, table, offset, data.clone(), rowIds, sourceTables.clone(), sourceRows.clone(), -1,
+            null, -1, writeCount, false);
     }
 
     /** The table the engine found field {@code f}'s (shared, non-self) source in, or null. */
@@ -105,7 +162,8 @@ final class RowGroup {
             }
         }
         if (tables == null && one >= 0) {
-            return new RowGroup(shape, table, offset, data, rowIds, null, null, one, b.table(slots[one]), b.row(slots[one]));
+            return new RowGroup(shape, table, offset, data, rowIds, null, null, one, b.table(slots[one]), b.row(slots[one]),
+                shape.world().writeCount(), false);
         }
         return new RowGroup(shape, table, offset, data, rowIds, tables, rows);
     }

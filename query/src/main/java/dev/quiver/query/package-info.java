@@ -3,7 +3,9 @@
  *
  * <p>Entry point: {@link dev.quiver.query.Query#parse(dev.quiver.storage.World, String)}, then
  * {@link dev.quiver.query.Query#count()}, {@link dev.quiver.query.Query#forEach} or
- * {@link dev.quiver.query.Query#rows(int)}; each result is a {@link dev.quiver.query.QueryRow}.
+ * {@link dev.quiver.query.Query#rows(int)}; each result is a {@link dev.quiver.query.QueryRow}
+ * (immutable; {@link dev.quiver.query.Query#forEachReused} passes one row object set to each
+ * result in turn instead, valid during its call, so that nothing is allocated per row).
  * Creation errors are {@link dev.quiver.query.QuerySyntaxException},
  * {@link dev.quiver.query.UnknownQueryNameException},
  * {@link dev.quiver.query.UnsupportedQueryException} and

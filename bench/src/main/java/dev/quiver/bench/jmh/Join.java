@@ -32,7 +32,9 @@ import java.util.concurrent.TimeUnit;
  * {@link #depth} (default 6: 1,111,111 nodes, 10,000 Likes pairs; 5: 1,000 pairs) built once per
  * fork. Average time of one whole join in microseconds; {@code -prof gc} gives its allocation
  * (divide by the rows for bytes per row). Steady state only: the {@code rg1} figure also pays for
- * the first runs while the JIT compiles the row path.
+ * the first runs while the JIT compiles the row path. {@link #join} iterates as {@code rg1} does,
+ * with one reused row ({@link Query#forEachReused}); {@link #joinNewRows} with a new row per
+ * result ({@link Query#forEach}), for the allocation that saves.
  *
  * <p>Run with {@code java -jar bench/target/quiver-bench.jar jmh Join}.
  */
@@ -78,13 +80,29 @@ public class Join extends ChronicleFork {
      */
     @Benchmark
     public long join() {
+        return sum(true);
+    }
+
+    /** {@link #join} with a new row object per result ({@link Query#forEach}). */
+    @Benchmark
+    public long joinNewRows() {
+        return sum(false);
+    }
+
+    private long sum(boolean reuse) {
         Rg1World.PositionX px = rg.new PositionX();
         long[] acc = new long[2];
-        Query.parse(w, "(Likes, $y), Position($y)").forEach(r -> {
+        java.util.function.Consumer<dev.quiver.query.QueryRow> add = r -> {
             Table t = r.fieldTable(1);
             acc[0]++;
             acc[1] += (long) (t != null ? px.at(t, r.fieldRow(1)) : px.of(r.variable("y")));
-        });
+        };
+        Query q = Query.parse(w, "(Likes, $y), Position($y)");
+        if (reuse) {
+            q.forEachReused(add);
+        } else {
+            q.forEach(add);
+        }
         if (acc[0] != spec.likesCount() || acc[1] != spec.joinSum()) {
             throw new IllegalStateException("join: " + acc[0] + " rows, sum " + acc[1] + "; expected "
                 + spec.likesCount() + ", " + spec.joinSum());

@@ -237,17 +237,34 @@ public final class Evaluator {
         return (counting || (batching && slot == 0)) && markerSafe[s.id()] && b.values[slot] == 0;
     }
 
-    /** The lookup scratch of step {@code s} ({@link Located}), made on first use: a step nested below another has its own. */
+    /**
+     * The lookup scratch of step {@code s} ({@link Located}), taken on first use in a run ({@link Located#take}: the
+     * thread's spare when there is one) and given back when the run ends ({@link #start}): a step nested
+     * below another has its own.
+     */
     Located located(Step s) {
         if (located == null) {
             located = new Located[next.length];
         }
         Located l = located[s.id()];
         if (l == null) {
-            l = new Located();
+            l = Located.take();
             located[s.id()] = l;
         }
         return l;
+    }
+
+    /** Gives the run's {@link Located} scratch back ({@link Located#release}). */
+    private void releaseLocated() {
+        if (located == null) {
+            return;
+        }
+        for (int i = 0; i < located.length; i++) {
+            if (located[i] != null) {
+                Located.release(located[i]);
+                located[i] = null;
+            }
+        }
     }
 
     /** True when some step of the plan has the variable of {@code slot} as its source ({@link Located#sourceSlots}). */
@@ -304,7 +321,11 @@ public final class Evaluator {
 
     private void start() {
         if (!plan.steps().isEmpty()) {
-            exec(plan.steps().get(0));
+            try {
+                exec(plan.steps().get(0));
+            } finally {
+                releaseLocated();
+            }
         }
     }
 

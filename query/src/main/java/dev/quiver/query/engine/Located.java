@@ -18,8 +18,17 @@ import java.util.List;
  * are scattered over a million entities, and lookups in index order read the entity records
  * page after page, where lookups in row order pay a cache and translation miss each). One per
  * evaluator and step, reused; the arrays stay valid until the next lookup.
+ *
+ * <p>Its arrays grow to the window (RG-1 join: 10,000 targets, about 520 KB of arrays), so an
+ * evaluation takes one from its thread's spare ({@link #take}) and gives it back when it ends
+ * ({@link #release}): a query evaluated again on the same thread allocates none of them. An
+ * evaluation nested in another's callback finds no spare while the outer one holds it and makes
+ * its own, so two evaluations never share one.
  */
 final class Located {
+    /** Per thread, the Located the last evaluation gave back, or null while one holds it. */
+    private static final ThreadLocal<Located> SPARE = new ThreadLocal<>();
+
     /** Entities {@link #of} looks up per call. */
     static final int CHUNK = 256;
     /** Entities {@link #ofInIndexOrder} looks up per call at most. */
@@ -52,6 +61,43 @@ final class Located {
     private Table[] sortedTables = new Table[0];
     private int[] sortedRows = new int[0];
     private int[] buckets = new int[0];
+    /** A caller's per-window scratch ({@link #firsts}). */
+    private int[] firsts = new int[0];
+    /** Entries of {@link #tables} and {@link #sortedTables} written since the last {@link #release}. */
+    private int used;
+
+    /** The thread's spare Located, or a new one when there is none (an evaluation on this thread holds it). */
+    static Located take() {
+        Located l = SPARE.get();
+        if (l == null) {
+            return new Located();
+        }
+        SPARE.set(null);
+        return l;
+    }
+
+    /**
+     * Gives {@code l}, taken with {@link #take} and no longer used, back as the thread's spare,
+     * keeping the larger when there already is one. Its table references are cleared first, so
+     * that a spare does not keep the tables of a closed world.
+     */
+    static void release(Located l) {
+        java.util.Arrays.fill(l.tables, 0, Math.min(l.used, l.tables.length), null);
+        java.util.Arrays.fill(l.sortedTables, 0, Math.min(l.used, l.sortedTables.length), null);
+        l.used = 0;
+        Located spare = SPARE.get();
+        if (spare == null || spare.ids.length <= l.ids.length) {
+            SPARE.set(l);
+        }
+    }
+
+    /** A scratch array of at least {@code n} ints for the caller's window (kept with this Located). */
+    int[] firsts(int n) {
+        if (firsts.length < n) {
+            firsts = new int[n];
+        }
+        return firsts;
+    }
 
     /**
      * Looks up entity indices {@code indices[from .. from + n)} ({@code n} at most {@link #CHUNK}):
@@ -59,6 +105,7 @@ final class Located {
      * not positive), {@code tables[i]} its table and {@code rows[i]} its row.
      */
     void of(World world, int[] indices, int from, int n) {
+        used = Math.max(used, n);
         world.tableAccess().locate(indices, from, n, ids, tables, rows);
     }
 
@@ -72,6 +119,7 @@ final class Located {
             throw new IllegalArgumentException("at most " + WINDOW + " entities at once, not " + n);
         }
         grow(n);
+        used = Math.max(used, n);
         if (n < SORT_FROM) {
             of(world, indices, 0, n);
             return;

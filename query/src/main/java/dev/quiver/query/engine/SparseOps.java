@@ -185,7 +185,8 @@ final class SparseOps {
         long[] ents = tb.entities();
         int n = tb.count();
         int chunk = loc != null ? Located.WINDOW : Located.CHUNK;
-        TargetSlice rows = new TargetSlice(s, t, tb, st, rel, want, anyS, slot, ents, new int[Math.min(n, chunk)], loc, k);
+        TargetSlice rows = new TargetSlice(s, t, tb, st, rel, want, anyS, slot, ents, loc != null ? loc.firsts(Math.min(n, chunk))
+            : new int[Math.min(n, chunk)], loc, k);
         for (int from = 0; from < n; from += chunk) {
             int len = Math.min(chunk, n - from);
             st.firsts(rel, ents, from, len, rows.firsts);

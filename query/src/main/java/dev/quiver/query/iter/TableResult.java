@@ -135,7 +135,18 @@ public final class TableResult {
      */
     public static long[] captureLocatedData(ResultShape shape, Bindings b) {
         int nv = shape.variableSlots().length, nf = shape.fieldCount(), words = (nf + 63) / 64;
-        long[] data = new long[nv + 2 * nf + 2 * words];
+        return captureLocatedData(shape, b, new long[nv + 2 * nf + 2 * words]);
+    }
+
+    /**
+     * {@link #captureLocatedData(ResultShape, Bindings)} into {@code out} (of that length, every
+     * entry written): the reused row of {@code Query.eachReused} captures each located row into
+     * one array.
+     */
+    public static long[] captureLocatedData(ResultShape shape, Bindings b, long[] out) {
+        int nv = shape.variableSlots().length, nf = shape.fieldCount(), words = (nf + 63) / 64;
+        long[] data = out;
+        java.util.Arrays.fill(data, nv, data.length, 0L);
         for (int i = 0; i < nv; i++) {
             data[i] = b.value(shape.variableSlots()[i]);
         }
