@@ -217,7 +217,7 @@ public final class Quiver implements Callable<Integer> {
         err.flush();
         // a command that opened no world (help, a parse error) may end before the warm-up: exiting
         // under it races the JVM's shutdown (a NoClassDefFoundError trace on stderr, now and then)
-        ChronicleSupport.awaitWarmUp();
+        ChronicleSupport.awaitAllWarmUps();
         Trace.report(System.err);
         System.exit(code);
     }

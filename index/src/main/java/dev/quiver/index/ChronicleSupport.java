@@ -60,9 +60,17 @@ public final class ChronicleSupport {
     /** The running or finished warm-up, null when none was started. */
     private static volatile Thread warmUp;
 
+    /** The running or finished warm-up of the JDK facilities, null when none was started. */
+    private static volatile Thread jdkWarmUp;
+
     /** The warm-up thread, null when none was started (for tests). */
     static Thread warmUpThread() {
         return warmUp;
+    }
+
+    /** The JDK warm-up thread, null when none was started (for tests). */
+    static Thread jdkWarmUpThread() {
+        return jdkWarmUp;
     }
 
     /**
@@ -82,10 +90,46 @@ public final class ChronicleSupport {
         if (warmUp != null) {
             return;
         }
+        Thread j = new Thread(ChronicleSupport::warmUpJdk, "quiver-jdk-warm-up");
+        j.setDaemon(true);
+        jdkWarmUp = j;
+        j.start();
         Thread t = new Thread(ChronicleSupport::warmUp, "quiver-chronicle-warm-up");
         t.setDaemon(true);
         warmUp = t;
         t.start();
+    }
+
+    /**
+     * The JDK's part of the Chronicle initialisers' work, on a third core-sized share of the start:
+     * the locale data of a {@code SimpleDateFormat} for the default locale (the Java-types serialisers
+     * of Chronicle Wire make one; the first one in a process looks up the calendar and format
+     * providers of every available locale, after which the lookup is cached), the runtime MXBean
+     * (Chronicle's Jvm class asks for it) and the parsed annotations of the map header class's
+     * methods (Chronicle Values' model of the header reads them). JDK classes only, and a Chronicle
+     * interface that is loaded, never initialised: no Chronicle initialiser can wait for this
+     * thread while it waits for one, so running it beside {@link #warmUp} cannot deadlock. Best
+     * effort, as the Chronicle warm-up.
+     */
+    private static void warmUpJdk() {
+        try {
+            new java.text.SimpleDateFormat("yyyy-MM-dd'T'HH:mm:ss.SSS");
+        } catch (RuntimeException | LinkageError e) {
+            // best effort: Chronicle's own initialiser does the same work again
+        }
+        try {
+            java.lang.management.ManagementFactory.getRuntimeMXBean();
+        } catch (RuntimeException | LinkageError e) {
+            // the same
+        }
+        try {
+            for (java.lang.reflect.Method m : net.openhft.chronicle.hash.VanillaGlobalMutableState.class.getMethods()) {
+                m.getDeclaredAnnotations();
+                m.getParameterAnnotations();
+            }
+        } catch (RuntimeException | LinkageError e) {
+            // the same
+        }
     }
 
     private static void warmUp() {
@@ -111,7 +155,19 @@ public final class ChronicleSupport {
      * can fail with a {@code NoClassDefFoundError} printed on stderr ("Shutdown in progress").
      */
     public static void awaitWarmUp() {
-        Thread t = warmUp;
+        join(warmUp);
+    }
+
+    /**
+     * Waits, besides {@link #awaitWarmUp}, for the JDK part of the warm-up: called by the command
+     * line before {@code System.exit}, for the same reason.
+     */
+    public static void awaitAllWarmUps() {
+        join(warmUp);
+        join(jdkWarmUp);
+    }
+
+    private static void join(Thread t) {
         if (t == null) {
             return;
         }

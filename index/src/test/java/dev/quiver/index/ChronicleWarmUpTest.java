@@ -40,4 +40,16 @@ class ChronicleWarmUpTest {
             assertArrayEquals(new byte[] {4, 5}, m.get(7));
         }
     }
+
+    @Test
+    void theCommandLineWaitsForBothWarmUpsBeforeItExits() {
+        ChronicleSupport.warmUpInBackground();
+        Thread jdk = ChronicleSupport.jdkWarmUpThread();
+        Thread chronicle = ChronicleSupport.warmUpThread();
+        assertNotNull(jdk);
+        assertNotNull(chronicle);
+        ChronicleSupport.awaitAllWarmUps();
+        assertFalse(jdk.isAlive(), "awaitAllWarmUps returned while the JDK warm-up still ran");
+        assertFalse(chronicle.isAlive(), "awaitAllWarmUps returned while the Chronicle warm-up still ran");
+    }
 }

@@ -69,7 +69,7 @@ final class Generation implements AutoCloseable {
     }
 
     static String fileName(long number) {
-        return String.format("gen-%06d.cm", number);
+        return Manifest.numbered("gen-", number, ".cm");
     }
 
     /**

@@ -27,11 +27,29 @@ record Manifest(long number, List<Long> generations) {
     static final String CURRENT = "CURRENT";
 
     static String fileName(long number) {
-        return String.format("MANIFEST-%06d", number);
+        return numbered("MANIFEST-", number, "");
     }
 
     static String walName(long number) {
-        return String.format("wal-%06d", number);
+        return numbered("wal-", number, "");
+    }
+
+    /**
+     * {@code prefix}, {@code number} in at least six digits with leading zeros, {@code suffix}: what
+     * {@code String.format(prefix + "%06d" + suffix, number)} gives for a number of 0 or more,
+     * without the Formatter, whose first use in a process costs a short command several
+     * milliseconds (its pattern and the locale's number symbols).
+     */
+    static String numbered(String prefix, long number, String suffix) {
+        if (number < 0) {
+            return String.format(java.util.Locale.ROOT, "%s%06d%s", prefix, number, suffix);
+        }
+        String digits = Long.toString(number);
+        StringBuilder b = new StringBuilder(prefix.length() + Math.max(6, digits.length()) + suffix.length()).append(prefix);
+        for (int i = digits.length(); i < 6; i++) {
+            b.append('0');
+        }
+        return b.append(digits).append(suffix).toString();
     }
 
     byte[] encode() {
