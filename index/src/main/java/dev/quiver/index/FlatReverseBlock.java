@@ -38,4 +38,15 @@ final class FlatReverseBlock {
     int size(int i) {
         return start[i + 1] - start[i];
     }
+
+    /** A new mutable list of the entries of the slice's target {@code i}, in order, or null when it has none. */
+    it.unimi.dsi.fastutil.longs.LongArrayList list(int i) {
+        int n = size(i);
+        if (n == 0) {
+            return null;
+        }
+        var l = new it.unimi.dsi.fastutil.longs.LongArrayList(n);
+        l.addElements(0, entries, start[i], n);
+        return l;
+    }
 }

@@ -463,14 +463,20 @@ public final class ReverseIndex {
             return;
         }
         FlatReverseBlock f = flat(target);
-        LongArrayList l = f == null ? list(target) : null;
-        if (f == null && l == null) {
+        if (f != null) {
+            int i = target & (SLICE - 1);
+            forEachSource(f.entries, f.start[i], f.start[i + 1], relationship, action);
             return;
         }
-        long[] a = f != null ? f.entries : l.elements();
-        int i = f != null ? f.start[target & (SLICE - 1)] : 0;
-        int end = f != null ? f.start[(target & (SLICE - 1)) + 1] : l.size();
-        for (; i < end; i++) {
+        LongArrayList l = list(target);
+        if (l != null) {
+            forEachSource(l.elements(), 0, l.size(), relationship, action);
+        }
+    }
+
+    /** Calls {@code action} with the source index of each entry of {@code a[from .. to)} whose relationship matches. */
+    private static void forEachSource(long[] a, int from, int to, int relationship, java.util.function.IntConsumer action) {
+        for (int i = from; i < to; i++) {
             long en = a[i];
             if (relationship < 0 || (int) (en >>> 32) == relationship) {
                 action.accept((int) en);

@@ -80,8 +80,7 @@ final class ReversePage {
         for (int i = 0; i < (1 << SHIFT); i++) {
             int n = start[i + 1] - start[i];
             if (n > 0) {
-                lists[i] = new LongArrayList(n);
-                lists[i].addElements(0, entries, start[i], n);
+                lists[i] = new ReverseEntries(entries, start[i], n).toList();
             }
         }
         return lists;
