@@ -94,7 +94,7 @@ final class RowGroup {
         int[] slots = shape.sourceSlots();
         for (int f = 0; f < slots.length; f++) {
             int s = slots[f];
-            if (s > 0 && b.fieldSet(f) && b.table(s) != null && b.value(s) == b.fieldSource(f)) {
+            if (locatedSource(b, s, f)) {
                 sourceTables[f] = b.table(s);
                 sourceRows[f] = b.row(s);
             } else {
@@ -131,6 +131,16 @@ final class RowGroup {
     }
 
     /**
+     * True when field {@code f}, whose term's source is variable slot {@code s}
+     * ({@link ResultShape#sourceSlots()}), has a located source: the field is set, the engine bound
+     * that variable ({@code s > 0}, not {@code $this}) with a table, and the field's source is that
+     * variable's entity (a traversed field's source is another entity).
+     */
+    private static boolean locatedSource(Bindings b, int s, int f) {
+        return s > 0 && b.fieldSet(f) && b.table(s) != null && b.value(s) == b.fieldSource(f);
+    }
+
+    /**
      * A group whose located sources are read from the bindings: for each field whose term's source
      * is a variable other than {@code $this} ({@link ResultShape#sourceSlots()}), the table and row
      * the engine bound that variable with, when it did and the field's source is that variable's
@@ -146,7 +156,7 @@ final class RowGroup {
         int one = -1;
         for (int f = 0; f < slots.length; f++) {
             int s = slots[f];
-            if (s > 0 && b.fieldSet(f) && b.table(s) != null && b.value(s) == b.fieldSource(f)) {
+            if (locatedSource(b, s, f)) {
                 if (one < 0 && tables == null) {
                     one = f;
                     continue;
