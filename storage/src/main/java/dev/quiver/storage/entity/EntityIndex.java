@@ -457,14 +457,31 @@ public final class EntityIndex {
     }
 
     /**
-     * Sets one index's persisted state while its block is read from its page: like
-     * {@link #restoreEntry} with no name, for an entry reset to never used just before (the block
-     * read of {@link #lazy}, {@link #readAll}), whose name is already null.
+     * Sets a run of {@code length} consecutive indices from {@code from}, all within one block,
+     * while the block is read from its page (the block read of {@link #lazy}, {@link #readAll},
+     * which resets it to never used first, so no entry of the run has a name): each gets state
+     * {@code st}, generation {@code generation} and table {@code table}; an {@link #ALIVE} run's
+     * entries get the consecutive rows {@code firstRow, firstRow + 1, ...}, any other run's the row
+     * {@code firstRow} each. One bulk operation per run (two fills and one loop), not one call
+     * per entry: a block of entities created together is a few runs.
+     *
+     * @throws IllegalArgumentException when the run is empty or does not lie within one block
      */
-    public void restoreReadEntry(int i, byte st, int generation, int table, int row) {
-        live[i >>> SHIFT][i & MASK] = pack(st, generation);
-        tableOf[i >>> SHIFT][i & MASK] = table;
-        rowOf[i >>> SHIFT][i & MASK] = row;
+    public void restoreRun(int from, int length, byte st, int generation, int table, int firstRow) {
+        if (length < 1 || from < 0 || (from >>> BLOCK_SHIFT) != ((from + length - 1) >>> BLOCK_SHIFT)) {
+            throw new IllegalArgumentException("run of " + length + " entries from #" + from + " is not within one block");
+        }
+        int p = from >>> SHIFT, f = from & MASK, t = f + length; // a block lies within one page
+        Arrays.fill(live[p], f, t, pack(st, generation));
+        Arrays.fill(tableOf[p], f, t, table);
+        int[] rows = rowOf[p];
+        if (st == ALIVE) {
+            for (int j = f, r = firstRow; j < t; j++, r++) {
+                rows[j] = r;
+            }
+        } else {
+            Arrays.fill(rows, f, t, firstRow);
+        }
     }
 
     /**
@@ -482,7 +499,7 @@ public final class EntityIndex {
     }
 
     /**
-     * Gives block {@code b} (just read through {@link #restoreReadEntry}) its page's names section,
+     * Gives block {@code b} (just read through {@link #restoreRun}) its page's names section,
      * {@code bytes[from..]}, undecoded: {@code decoder} decodes it on the first use of a name of the
      * block (a lookup, a path, a rename, writing the page, the checker). The array is kept, not
      * copied: nobody may write it afterwards. Not thread-safe, as the rest of the index: the first
@@ -507,8 +524,8 @@ public final class EntityIndex {
 
     /**
      * Makes the index lazy (after {@link #restore}): every entry below {@link #nextIndex} is unread;
-     * the first touch of block b calls {@code reader.accept(b)}, which {@link #restoreEntry}s the
-     * entries of its page (the block is reset to never used first: entries the page lacks are).
+     * the first touch of block b calls {@code reader.accept(b)}, which restores the entries of its
+     * page ({@link #restoreRun}) (the block is reset to never used first: entries the page lacks are).
      * {@code readAll} reads every block not read yet and ends laziness ({@link #readAll}).
      */
     public void lazy(IntConsumer reader, Runnable readAll) {

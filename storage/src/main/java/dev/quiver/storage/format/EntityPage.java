@@ -26,15 +26,17 @@ final class EntityPage {
 
     /**
      * Writes block {@code key}; false when the block is beyond the used indices (page removed).
-     * Layout (format 11): varint n, i32 m (the names section's byte length), then per index varint
-     * {@code generation << 2 | state}, and for an alive entity zz of its table id minus the
-     * previous alive entity's of the page (the first from 0) and zz of its row minus the previous
-     * alive entity's row minus 1 (the first from -1); then the names section, m bytes: per named
-     * entity in ascending index, varint its offset in the block minus the previous named entity's
-     * minus 1 (the first from -1), then its name front-coded against the previous one of the
-     * section: varint bytes shared with it, varint suffix length, suffix bytes (UTF-8; a name takes
-     * at least one byte). The names come last so that reading a block's states, tables and rows
-     * stops before them ({@link #read}); they are decoded when one is first used ({@link #readNames}).
+     * Layout (format 12): varint n, i32 m (the names section's byte length), then the entries as
+     * runs covering the n indices in order, each the longest possible: varint
+     * {@code generation << 2 | state}, varint its length minus 1, and for a run of alive entities
+     * (one table, consecutive rows) zz of its table id minus the previous alive run's (the first
+     * from 0) and zz of its first row minus the previous alive run's last row minus 1 (the first
+     * from -1); then the names section, m bytes: per named entity in ascending index, varint its
+     * offset in the block minus the previous named entity's minus 1 (the first from -1), then its
+     * name front-coded against the previous one of the section: varint bytes shared with it,
+     * varint suffix length, suffix bytes (UTF-8; a name takes at least one byte). The names come
+     * last so that reading a block's states, tables and rows stops before them ({@link #read});
+     * they are decoded when one is first used ({@link #readNames}).
      */
     static boolean write(EntityIndex ei, long key, Bytes.Writer w) {
         int base = (int) key << SHIFT;
@@ -46,18 +48,25 @@ final class EntityPage {
         int lengthAt = w.size();
         w.i32(0); // the names section's length, patched below
         long prevTable = 0, prevRow = -1;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n; ) {
             int idx = base + i;
             byte st = ei.state(idx);
-            long gen = st == EntityIndex.FREE_NEVER ? 0 : ei.generation(idx) & 0xFFFF_FFFFL;
-            w.varint(gen << 2 | st);
-            if (st == EntityIndex.ALIVE) {
-                long table = ei.table(idx), row = ei.row(idx);
+            int gen = st == EntityIndex.FREE_NEVER ? 0 : ei.generation(idx);
+            boolean alive = st == EntityIndex.ALIVE;
+            int table = alive ? ei.table(idx) : 0, row = alive ? ei.row(idx) : 0;
+            int length = 1;
+            while (i + length < n && sameRun(ei, idx + length, st, gen, table, row + length)) {
+                length++;
+            }
+            w.varint((gen & 0xFFFF_FFFFL) << 2 | st);
+            w.varint(length - 1);
+            if (alive) {
                 w.zigzag(table - prevTable);
                 w.zigzag(row - prevRow - 1);
                 prevTable = table;
-                prevRow = row;
+                prevRow = row + length - 1L;
             }
+            i += length;
         }
         int namesFrom = w.size();
         // names are read where the entity index keeps them (no copy); front-coded against the
@@ -90,20 +99,43 @@ final class EntityPage {
         return true;
     }
 
+    /** True when index {@code idx} continues a run of state {@code st} and generation {@code gen} (alive: in {@code table} at {@code row}). */
+    private static boolean sameRun(EntityIndex ei, int idx, byte st, int gen, int table, int row) {
+        if (ei.state(idx) != st) {
+            return false;
+        }
+        if (st == EntityIndex.FREE_NEVER) {
+            return true;
+        }
+        return ei.generation(idx) == gen && (st != EntityIndex.ALIVE || ei.table(idx) == table && ei.row(idx) == row);
+    }
+
     /**
      * Reads block {@code key} into {@code ei} (whose entries of the block are never used): states,
-     * generations, tables and rows; its names section is handed to the index undecoded
-     * ({@link EntityIndex#restorePackedNames}), decoded by {@link #readNames} on first use of a
-     * name of the block. {@code b} is a page body nobody else writes: when the names take at least
-     * half of it, the index keeps {@code b} itself (no copy), else a copy of the names section.
-     * An alive entity's table must exist; with {@code checkRows} (a reader, whose tables are the
-     * committed ones: a writer's may have changed since), when that table's rows are in memory, the
-     * row must hold the entity. The full agreement of entities and rows is the checker's.
+     * generations, tables and rows, one bulk {@link EntityIndex#restoreRun} per run; its names
+     * section is handed to the index undecoded ({@link EntityIndex#restorePackedNames}), decoded by
+     * {@link #readNames} on first use of a name of the block. {@code b} is a page body nobody else
+     * writes: when the names take at least half of it, the index keeps {@code b} itself (no copy),
+     * else a copy of the names section. An alive entity's table must exist; with {@code checkRows}
+     * (a reader, whose tables are the committed ones: a writer's may have changed since), when that
+     * table's rows are in memory, the row must hold the entity. The full agreement of entities and
+     * rows is the checker's.
      *
-     * @throws CorruptionException when the entries are malformed or the names section's length is
-     *                             not what follows them (the section's content is checked when decoded)
+     * @throws CorruptionException naming the page when the runs are malformed (a state, a
+     *                             generation, a run past the page's n indices, a row past the
+     *                             table's) or the names section's length is not what follows them
+     *                             (the section's content is checked when decoded)
      */
     static void read(EntityIndex ei, TableSet tables, long key, byte[] b, boolean checkRows) {
+        try {
+            readEntries(ei, tables, key, b, checkRows);
+        } catch (CorruptionException e) { // a truncated page or a value out of range, found by the reader
+            String page = "entity page " + key;
+            throw e.getMessage() != null && e.getMessage().startsWith(page) ? e : new CorruptionException(page + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void readEntries(EntityIndex ei, TableSet tables, long key, byte[] b, boolean checkRows) {
         if (key < 0 || key > (ei.nextIndex() >>> SHIFT)) {
             throw new CorruptionException("entity page " + key + " lies beyond entity index " + ei.nextIndex());
         }
@@ -116,16 +148,22 @@ final class EntityPage {
             throw new CorruptionException("entity page " + key + " holds index " + (base + n - 1) + " beyond " + ei.nextIndex());
         }
         long table = 0, row = -1;
-        Table tb = null; // the table of the previous alive entry (most entries of a block share one)
-        for (int i = 0; i < n; i++) {
+        Table tb = null; // the table of the previous alive run
+        for (int i = 0; i < n; ) {
             int idx = base + i;
             long code = r.varint();
+            long length = 1 + r.varint();
+            if (length < 1 || length > n - i) {
+                throw new CorruptionException("entity page " + key + " gives a run of " + Long.toUnsignedString(length)
+                        + " entries from #" + idx + ", past its " + n + " indices");
+            }
             byte st = (byte) (code & 3);
             long gen = code >>> 2;
             if (st == EntityIndex.FREE_NEVER) {
                 if (gen != 0) {
                     throw new CorruptionException("entity page " + key + " gives never-used index " + idx + " generation " + gen);
                 }
+                i += (int) length; // left as the block's reset left it
                 continue;
             }
             if (st != EntityIndex.ALIVE && st != EntityIndex.DEAD) {
@@ -134,23 +172,23 @@ final class EntityPage {
             if (gen > Ids.MAX_GENERATION) {
                 throw new CorruptionException("entity page " + key + " gives index " + idx + " generation " + gen);
             }
-            int t = 0, rw = -1;
             if (st == EntityIndex.ALIVE) {
                 table += r.zigzag();
                 row += 1 + r.zigzag();
                 if (tb == null || tb.id() != table) {
                     tb = table >= 0 && table < tables.size() ? tables.get((int) table) : null;
                 }
-                if (tb == null || row < 0 || row > Integer.MAX_VALUE
-                        || (checkRows && (row >= tb.count()
-                            || tb.rowInMemory((int) row) && tb.entity((int) row) != Ids.entity(idx, (int) gen)))) {
-                    throw new CorruptionException("entity page " + key + " places entity #" + idx + " at table " + table
-                            + " row " + row + ", which does not hold it");
+                long last = row + length - 1;
+                if (tb == null || row < 0 || row > Integer.MAX_VALUE - (length - 1) || checkRows && !holds(tb, (int) row, (int) length, idx, (int) gen)) {
+                    throw new CorruptionException("entity page " + key + " places entities #" + idx + " to #" + (idx + length - 1)
+                            + " at table " + table + " rows " + row + " to " + last + ", which do not hold them");
                 }
-                t = (int) table;
-                rw = (int) row;
+                ei.restoreRun(idx, (int) length, st, (int) gen, (int) table, (int) row);
+                row = last;
+            } else {
+                ei.restoreRun(idx, (int) length, st, (int) gen, 0, -1);
             }
-            ei.restoreReadEntry(idx, st, (int) gen, t, rw);
+            i += (int) length;
         }
         if (r.remaining() != namesLength) {
             throw new CorruptionException("entity page " + key + " holds " + r.remaining() + " bytes past its entries, not its "
@@ -163,6 +201,22 @@ final class EntityPage {
                 ei.restorePackedNames((int) key, Arrays.copyOfRange(b, r.position(), b.length), 0, EntityPage::readNames);
             }
         }
+    }
+
+    /**
+     * True when rows {@code [row, row + length)} of {@code tb} exist and those in memory hold
+     * entities {@code idx, idx + 1, ...} of generation {@code gen}.
+     */
+    private static boolean holds(Table tb, int row, int length, int idx, int gen) {
+        if ((long) row + length > tb.count()) {
+            return false;
+        }
+        for (int k = 0; k < length; k++) {
+            if (tb.rowInMemory(row + k) && tb.entity(row + k) != Ids.entity(idx + k, gen)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -68,8 +68,14 @@ public final class WorldFormat {
      * from {@code 2^32} on are summaries ({@link ReverseSummary}): for each block of a group of 1024,
      * the relationships its entries may name, so that a lookup of one relationship's sources
      * reads no block that holds none. A build of format 9 would take them for blocks of targets.
+     * 11: an {@code entities} page's names follow all its entries, as a section of their own, so
+     * that reading a block stops before them ({@link EntityPage}).
+     * 12 (the first query after an open restores entity blocks in bulk): an {@code entities}
+     * page's entries are runs (one state, generation and table, consecutive rows), read as a few
+     * fills per block instead of one decode and one call per entity; a build of format 11 would
+     * read a run as one entry.
      */
-    public static final int VERSION = 11;
+    public static final int VERSION = 12;
     /**
      * Page families, in map-id order (the id is part of every stored key, so it never changes).
      * {@code components} ({@link #COMPONENTS}) is retired since version 4: no page of it is written

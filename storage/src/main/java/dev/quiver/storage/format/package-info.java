@@ -71,11 +71,13 @@
  *       doubles, an open end infinite).</li>
  *   <li>{@code entities}, key = entity index / 1024 ({@link dev.quiver.storage.format.EntityPage}):
  *       varint n (the page's indices, all below the meta page's next entity index), i32 m (the
- *       byte length of the names section; format 11), then per index of the block varint
- *       {@code generation << 2 | state} (state 0 never used, with generation 0; 1 alive; 2 dead);
- *       if alive (format 7) zz of its table id minus the previous alive entity's of the page (the
- *       first from 0) and zz of its row minus the previous alive entity's row minus 1 (the first
- *       from -1). Then the names section (format 11; before, each alive entry carried its name),
+ *       byte length of the names section; format 11), then the entries as runs (format 12; before,
+ *       one entry per index) covering the n indices in order, each the longest possible: varint
+ *       {@code generation << 2 | state} (state 0 never used, with generation 0; 1 alive; 2 dead),
+ *       varint the run's length minus 1 (at most the indices left), and for a run of alive
+ *       entities (one table, consecutive rows; format 7) zz of its table id minus the previous
+ *       alive run's (the first from 0) and zz of its first row minus the previous alive run's last
+ *       row minus 1 (the first from -1). Then the names section (format 11; before, each alive entry carried its name),
  *       exactly m bytes: per named entity in ascending index, varint its offset in the block minus
  *       the previous named entity's minus 1 (the first from -1), then its name front-coded against
  *       the previous name of the section: varint bytes shared, varint suffix length, suffix (UTF-8,
@@ -158,6 +160,8 @@
  * subtree looks up one page per 1024 targets, most of which have no sources; and a lookup of one
  * relationship's sources first asks the block's summary (format 10; one summary page per 1024
  * blocks, read when first asked), so that a walk over {@code LocatedIn} decodes no block whose
- * targets only other relationships point at.
+ * targets only other relationships point at; and an entity page's entries are runs (format 12),
+ * so that restoring a block of entities created together is a few bulk fills, cheap even for code
+ * not compiled yet.
  */
 package dev.quiver.storage.format;

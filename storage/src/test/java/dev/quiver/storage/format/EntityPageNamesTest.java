@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * An {@code entities} page carries its names as its layout says (EntityPage's Javadoc, format
- * 11: the entries, then the names section), whatever the entity index keeps them in: the page written from the
+ * 12: the entries as runs, then the names section), whatever the entity index keeps them in: the page written from the
  * index equals, byte for byte, one encoded here from the names as Strings, for names that are not
  * ASCII (2, 3 and 4 bytes a character), long names (lengths and shared prefixes past one varint
  * byte), a name that is a prefix of the one before, equal names one after another, anonymous and
@@ -97,17 +97,29 @@ class EntityPageNamesTest {
         byte[] prev = new byte[0];
         long prevTable = 0, prevRow = -1;
         int prevK = -1;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n; ) { // the runs (format 12): one state, generation and table, consecutive rows
             int idx = base + i;
             byte st = ei.state(idx);
             long gen = st == EntityIndex.FREE_NEVER ? 0 : ei.generation(idx);
+            int len = 1;
+            while (i + len < n && ei.state(idx + len) == st && (st == EntityIndex.FREE_NEVER || ei.generation(idx + len) == gen
+                    && (st != EntityIndex.ALIVE || ei.table(idx + len) == ei.table(idx) && ei.row(idx + len) == ei.row(idx) + len))) {
+                len++;
+            }
             varint(entries, gen << 2 | st);
+            varint(entries, len - 1);
             if (st == EntityIndex.ALIVE) {
                 long table = ei.table(idx), row = ei.row(idx);
                 zigzag(entries, table - prevTable);
                 zigzag(entries, row - prevRow - 1);
                 prevTable = table;
-                prevRow = row;
+                prevRow = row + len - 1;
+            }
+            i += len;
+        }
+        for (int i = 0; i < n; i++) {
+            int idx = base + i;
+            if (ei.state(idx) == EntityIndex.ALIVE) {
                 byte[] b = idx < names.length && names[idx] != null ? names[idx].getBytes(StandardCharsets.UTF_8) : new byte[0];
                 if (b.length == 0) {
                     continue; // anonymous: not in the names section
@@ -139,8 +151,9 @@ class EntityPageNamesTest {
         Bytes.Reader r = new Bytes.Reader(page);
         int n = r.varint(EntityIndex.BLOCK);
         int m = r.i32();
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n; ) {
             long code = r.varint();
+            i += 1 + (int) r.varint();
             if ((code & 3) == EntityIndex.ALIVE) {
                 r.zigzag();
                 r.zigzag();
