@@ -71,7 +71,7 @@ public final class QueryRow {
     }
 
     private int vars() {
-        return group.shape.variableSlots().length;
+        return group.vars;
     }
 
     /** The {@code $this} entity; 0 when the query has no {@code $this} ({@link Query#hasThis()}). */
@@ -120,7 +120,7 @@ public final class QueryRow {
 
     /** Number of fields. */
     public int fieldCount() {
-        return group.shape.fieldCount();
+        return group.fields;
     }
 
     /**
@@ -141,19 +141,19 @@ public final class QueryRow {
         if (!fieldSet(i)) {
             return 0;
         }
-        return self(i) ? thisEntity : group.data[vars() + group.shape.fieldCount() + i];
+        return self(i) ? thisEntity : group.data[vars() + group.fields + i];
     }
 
     /** True when field {@code i}'s source is this row's {@code $this} (set fields only). */
     private boolean self(int i) {
-        int fields = group.shape.fieldCount();
+        int fields = group.fields;
         int words = (fields + 63) / 64;
         return (group.data[vars() + 2 * fields + words + (i >>> 6)] & (1L << i)) != 0;
     }
 
     /** True when field {@code i} is set. */
     public boolean fieldSet(int i) {
-        int fields = group.shape.fieldCount();
+        int fields = group.fields;
         if (i < 0 || i >= fields) {
             throw new IndexOutOfBoundsException("field " + i + " of " + fields);
         }

@@ -47,6 +47,15 @@ final class RowGroup {
     final long writeCount;
     /** True for the group {@link #reusable} makes: {@link #relocate} writes it again for each row. */
     final boolean reused;
+    /**
+     * The fields whose term's source is a variable other than {@code $this}
+     * ({@link ResultShape#sourceSlots()} positive): the only ones {@link #relocate} can give a
+     * located source.
+     */
+    private final int[] locatedFields;
+    /** The shape's variable and field counts, read by every {@link QueryRow} accessor (one load instead of three). */
+    final int vars;
+    final int fields;
 
     RowGroup(ResultShape shape, Table table, int offset, long[] data, RowIds[] rowIds, Table[] sourceTables,
              int[] sourceRows) {
@@ -68,6 +77,24 @@ final class RowGroup {
         this.oneRow = oneRow;
         this.writeCount = writeCount;
         this.reused = reused;
+        this.vars = shape.variableSlots().length;
+        this.fields = shape.fieldCount();
+        this.locatedFields = reused ? locatedFields(shape.sourceSlots()) : null;
+    }
+
+    /** The positions of the positive entries of {@code slots}. */
+    private static int[] locatedFields(int[] slots) {
+        int n = 0;
+        for (int s : slots) {
+            n += s > 0 ? 1 : 0;
+        }
+        int[] out = new int[n];
+        for (int f = 0, k = 0; f < slots.length; f++) {
+            if (slots[f] > 0) {
+                out[k++] = f;
+            }
+        }
+        return out;
     }
 
     /**
@@ -79,7 +106,9 @@ final class RowGroup {
     static RowGroup reusable(ResultShape shape) {
         int fields = shape.fieldCount();
         long[] data = new long[QueryRow.dataLength(shape.variableSlots().length, fields)];
-        return new RowGroup(shape, null, 0, data, null, new Table[fields], new int[fields], -1, null, -1,
+        int[] rows = new int[fields];
+        java.util.Arrays.fill(rows, -1); // the fields that never have a located source keep no table and row -1
+        return new RowGroup(shape, null, 0, data, null, new Table[fields], rows, -1, null, -1,
             shape.world().writeCount(), true);
     }
 
@@ -92,7 +121,7 @@ final class RowGroup {
         table = thisTable;
         TableResult.captureLocatedData(shape, b, data);
         int[] slots = shape.sourceSlots();
-        for (int f = 0; f < slots.length; f++) {
+        for (int f : locatedFields) { // the other fields keep no table and row -1 (reusable)
             int s = slots[f];
             if (locatedSource(b, s, f)) {
                 sourceTables[f] = b.table(s);

@@ -61,6 +61,8 @@ public final class Evaluator {
     private final Plan plan;
     final Bindings b;
     final Cont[] next;
+    /** Per step id: the step {@link #next} runs (the next one in its chain), or null at a chain's end ({@link LocatedCheck}). */
+    private final Step[] following;
     private final boolean[] flag;
     final LongArrayList[] scratch;
     private final boolean[] deadConstant;
@@ -128,6 +130,7 @@ public final class Evaluator {
         this.toggled = world.tableAccess().toggleRelationships();
         int n = plan.stepCount();
         next = new Cont[n];
+        following = new Step[n];
         flag = new boolean[n];
         scratch = new LongArrayList[n];
         idTerms = new IdTermOps(this, n);
@@ -366,8 +369,19 @@ public final class Evaluator {
             Step s = chain.get(i);
             markDead(s);
             next[s.id()] = i + 1 < chain.size() ? stepCont(chain.get(i + 1)) : end;
+            following[s.id()] = i + 1 < chain.size() ? chain.get(i + 1) : null;
             linkChildren(s);
         }
+    }
+
+    /** The step that {@code s}'s continuation runs, or null when it ends a chain or was linked otherwise. */
+    Step following(Step s) {
+        return following[s.id()];
+    }
+
+    /** True when a fixed element of {@code s} was deleted after the query was created ({@link #markDead}): it matches nothing. */
+    boolean dead(Step s) {
+        return deadConstant[s.id()];
     }
 
     private Cont stepCont(Step s) {

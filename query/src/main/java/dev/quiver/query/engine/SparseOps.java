@@ -185,8 +185,10 @@ final class SparseOps {
         long[] ents = tb.entities();
         int n = tb.count();
         int chunk = loc != null ? Located.WINDOW : Located.CHUNK;
+        // the step after a located (R, $y), when it is a WITH on $y answered by $y's table alone, runs per table
+        LocatedCheck check = loc != null ? LocatedCheck.after(ev, s, t.second().slot()) : null;
         TargetSlice rows = new TargetSlice(s, t, tb, st, rel, want, anyS, slot, ents, loc != null ? loc.firsts(Math.min(n, chunk))
-            : new int[Math.min(n, chunk)], loc, k);
+            : new int[Math.min(n, chunk)], loc, check, k);
         for (int from = 0; from < n; from += chunk) {
             int len = Math.min(chunk, n - from);
             st.firsts(rel, ents, from, len, rows.firsts);
@@ -221,11 +223,13 @@ final class SparseOps {
         /** The first targets of the current chunk of rows ({@link SparseStore#firsts}). */
         final int[] firsts;
         private final Located loc;
+        /** The next step answered per table of the located targets ({@link LocatedCheck}), or null. */
+        private final LocatedCheck check;
         private final Evaluator.Cont k;
         private final LongArrayList m = new LongArrayList(2);
 
         TargetSlice(Step s, ResolvedTerm t, Table tb, SparseStore st, int rel, int want, boolean anyS, int slot,
-                    long[] ents, int[] firsts, Located loc, Evaluator.Cont k) {
+                    long[] ents, int[] firsts, Located loc, LocatedCheck check, Evaluator.Cont k) {
             this.s = s;
             this.t = t;
             this.tb = tb;
@@ -237,6 +241,7 @@ final class SparseOps {
             this.ents = ents;
             this.firsts = firsts;
             this.loc = loc;
+            this.check = check;
             this.k = k;
         }
 
@@ -252,7 +257,7 @@ final class SparseOps {
                     continue;
                 }
                 if (loc != null && f > 0) { // one target, located: bind $this and the target with their tables
-                    if (loc.ids[i] != 0 && !bindTarget(s, t, tb, row, e, slot, Ids.pairOfIndices(rel, t0), loc, i, k)) {
+                    if (loc.ids[i] != 0 && !bindTarget(s, t, tb, row, e, slot, Ids.pairOfIndices(rel, t0), loc, i, check, k)) {
                         return false;
                     }
                     continue;
@@ -296,15 +301,23 @@ final class SparseOps {
     /**
      * {@link Evaluator#emitAllAt} of the one pair {@code id} at {@code row} of {@code tb} for a term
      * {@link #locatesTarget}: binds the source and the target, located at {@code loc}'s {@code i},
-     * with their tables and rows, writes the field, continues, and unbinds both.
+     * with their tables and rows, writes the field, continues, and unbinds both. With a
+     * {@link LocatedCheck} the next step is answered by the target's table: no result when it
+     * fails, else straight on to the step after it.
      */
     private boolean bindTarget(Step s, ResolvedTerm t, Table tb, int row, long e, int slot, long id, Located loc, int i,
-                               Evaluator.Cont k) {
+                               LocatedCheck check, Evaluator.Cont k) {
         int ys = t.second().slot();
+        Table yt = loc.tables[i];
+        int answer = check == null ? LocatedCheck.GENERAL : check.of(yt);
+        if (answer == LocatedCheck.NONE) {
+            return true;
+        }
+        long y = loc.ids[i];
         ev.bindSource(slot, e, tb, row);
-        ev.bindSource(ys, loc.ids[i], loc.tables[i], loc.rows[i]);
+        ev.bindSource(ys, y, yt, loc.rows[i]);
         ev.setField(s.field(), id, e);
-        boolean r = k.go();
+        boolean r = answer == LocatedCheck.MATCH ? check.pass(y) : k.go();
         ev.unbind(ys);
         ev.b.values[slot] = 0;
         return r;

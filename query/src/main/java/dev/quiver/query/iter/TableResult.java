@@ -144,24 +144,37 @@ public final class TableResult {
      * one array.
      */
     public static long[] captureLocatedData(ResultShape shape, Bindings b, long[] out) {
-        int nv = shape.variableSlots().length, nf = shape.fieldCount(), words = (nf + 63) / 64;
+        // each entry written once, the bit words last (no clearing pass first: it runs once per
+        // located row, RG-1 join 10,000 a run, mostly before the JIT's second tier)
+        int[] slots = shape.variableSlots();
+        int nv = slots.length, nf = shape.fieldCount(), words = (nf + 63) / 64;
         long[] data = out;
-        java.util.Arrays.fill(data, nv, data.length, 0L);
         for (int i = 0; i < nv; i++) {
-            data[i] = b.value(shape.variableSlots()[i]);
+            data[i] = b.value(slots[i]);
         }
+        boolean[] thisSourced = shape.thisSourced();
         long self = shape.hasThis() ? b.value(0) : 0;
+        long set = 0, selfBits = 0;
         for (int f = 0; f < nf; f++) {
             if (!b.fieldSet(f)) {
-                continue;
-            }
-            long src = b.fieldSource(f);
-            data[nv + f] = b.fieldId(f);
-            data[nv + 2 * nf + (f >>> 6)] |= 1L << f;
-            if (self != 0 && src == self && shape.thisSourced()[f]) {
-                data[nv + 2 * nf + words + (f >>> 6)] |= 1L << f;
+                data[nv + f] = 0;
+                data[nv + nf + f] = 0;
             } else {
-                data[nv + nf + f] = src;
+                long src = b.fieldSource(f);
+                data[nv + f] = b.fieldId(f);
+                set |= 1L << f;
+                if (self != 0 && src == self && thisSourced[f]) {
+                    selfBits |= 1L << f;
+                    data[nv + nf + f] = 0;
+                } else {
+                    data[nv + nf + f] = src;
+                }
+            }
+            if ((f & 63) == 63 || f == nf - 1) { // a word of bits complete
+                data[nv + 2 * nf + (f >>> 6)] = set;
+                data[nv + 2 * nf + words + (f >>> 6)] = selfBits;
+                set = 0;
+                selfBits = 0;
             }
         }
         return data;
