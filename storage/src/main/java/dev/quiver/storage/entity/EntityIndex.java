@@ -495,6 +495,24 @@ public final class EntityIndex {
     }
 
     /**
+     * Block {@code b}'s names section as its page gave it ({@link #restorePackedNames}), still
+     * undecoded: the section is {@code packedNames(b)[packedNamesFrom(b)..]} to the array's end;
+     * null when the block's names are decoded, it has none, or it is not read. Such a block's names
+     * and its named entities' states have not changed since its page was read (every change of
+     * either decodes the section first, {@link #setNameEntry}), so writing the block's page again
+     * can copy the section as it is (issue 8, RG-1 delete: the blocks of surviving entities that
+     * only lost a pair). The array must not be written.
+     */
+    public byte[] packedNames(int b) {
+        return b < packed.length ? packed[b] : null;
+    }
+
+    /** Where block {@code b}'s {@link #packedNames} section begins in its array. */
+    public int packedNamesFrom(int b) {
+        return packedFrom[b];
+    }
+
+    /**
      * Gives the entries of block {@code b} their names as UTF-8 bytes (the packed names decoder's
      * result): the name of index {@code (b << BLOCK_SHIFT) + k} is
      * {@code bytes[ends[k - 1], ends[k])} ({@code ends[-1]} is 0; an empty range: anonymous), for k
