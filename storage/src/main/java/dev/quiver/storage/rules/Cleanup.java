@@ -196,6 +196,7 @@ public final class Cleanup {
             doomedIds[k] = entities.idOf(order.getInt(k));
         }
         // names of doomed children go with them; deepest first keeps paths valid while removing
+        changes.expectNameOps(order.size());
         for (int k = order.size() - 1; k >= 0; k--) {
             int x = order.getInt(k);
             Table t = moves.tableOf(x);

@@ -98,6 +98,21 @@ public final class Changes {
         nameDelta(bucket, index, parent, ((long) bucket << 1) | 1);
     }
 
+    /**
+     * Makes room in the name log for {@code n} more operations at once: a cascade delete removes
+     * the names of all its doomed entities, and growing the log by half again from a small
+     * transaction's size allocated about three times its final size (RG-1's delete, 111,111 names:
+     * 5.7 MB for a 1.8 MB log).
+     *
+     * @throws IllegalArgumentException when {@code n} is negative
+     */
+    public void expectNameOps(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("name operations " + n);
+        }
+        nameLog.ensureCapacity((int) Math.min(Integer.MAX_VALUE - 8, nameLog.size() + 2L * n));
+    }
+
     /** Logs one name operation; {@code code} is the log's second long (see {@link #nameLog}). */
     private void nameDelta(int bucket, int index, int parent, long code) {
         if (bucket < 0 || bucket >= 1 << 30) {
