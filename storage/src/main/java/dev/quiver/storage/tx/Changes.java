@@ -48,6 +48,8 @@ public final class Changes {
     private final LongOpenHashSet rowChunks = new LongOpenHashSet();
     /** The chunk {@link #row} added last (-1: none since the last {@link #clear}). */
     private long lastRowChunk = -1;
+    /** The block {@link #entity} added last (-1: none since {@link #clear}). */
+    private int lastEntityBlock = -1;
     private final IntOpenHashSet targetBlocks = new IntOpenHashSet();
     /** Reverse-index blocks changed other than through {@link #reverseAdded}/{@link #reverseRemoved}: written whole. */
     private final IntOpenHashSet wholeTargetBlocks = new IntOpenHashSet();
@@ -80,7 +82,12 @@ public final class Changes {
 
     /** The state, generation or name of entity {@code index} changed. */
     public void entity(int index) {
-        entityBlocks.add(index >>> ENTITY_BLOCK_SHIFT);
+        int block = index >>> ENTITY_BLOCK_SHIFT;
+        if (block == lastEntityBlock) {
+            return; // a cascade delete or a bulk load changes entity after entity of one block: one hash insert per block
+        }
+        entityBlocks.add(block);
+        lastEntityBlock = block;
     }
 
     /**
@@ -452,6 +459,7 @@ public final class Changes {
         tables.clear();
         rowChunks.clear();
         lastRowChunk = -1;
+        lastEntityBlock = -1;
         targetBlocks.clear();
         wholeTargetBlocks.clear();
         for (LongArrayList ops : reverseOps.values()) {
