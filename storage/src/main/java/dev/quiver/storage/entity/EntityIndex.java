@@ -38,7 +38,8 @@ import java.util.function.Supplier;
  * ({@link #nameIs}) and the name index hashes them ({@link #nameHash}). A block read from its
  * page keeps the page's names section undecoded ({@link #restorePackedNames}, format 11) and
  * decodes it into its arena on the first use of any name of the block (a name, a lookup's
- * comparison, a hash, a rename, writing the page back, the checker), so touching a block to learn
+ * comparison, a hash, a rename, the checker; writing the page back copies a still undecoded
+ * section, {@link #packedNames}), so touching a block to learn
  * its entities' states, tables and rows (a query that prints no names) decodes no name
  * ({@link #nameBlocksDecoded}).
  * Every change of an entry's table or row is told to {@link Changes} (its entity page carries them).
@@ -501,7 +502,7 @@ public final class EntityIndex {
     /**
      * Gives block {@code b} (just read through {@link #restoreRun}) its page's names section,
      * {@code bytes[from..]}, undecoded: {@code decoder} decodes it on the first use of a name of the
-     * block (a lookup, a path, a rename, writing the page, the checker). The array is kept, not
+     * block (a lookup, a path, a rename, the checker; not writing the page, {@link #packedNames}). The array is kept, not
      * copied: nobody may write it afterwards. Not thread-safe, as the rest of the index: the first
      * use decodes in place.
      */
@@ -509,6 +510,24 @@ public final class EntityIndex {
         packed[b] = bytes;
         packedFrom[b] = from;
         packedDecoder = decoder;
+    }
+
+    /**
+     * Block {@code b}'s names section as its page gave it ({@link #restorePackedNames}), still
+     * undecoded: the section is {@code packedNames(b)[packedNamesFrom(b)..]} to the array's end;
+     * null when the block's names are decoded, it has none, or it is not read. Such a block's names
+     * and its named entities' states have not changed since its page was read (every change of
+     * either decodes the section first, {@link #setNameEntry}), so writing the block's page again
+     * can copy the section as it is (issue 8, RG-1 delete: the blocks of surviving entities that
+     * only lost a pair). The array must not be written.
+     */
+    public byte[] packedNames(int b) {
+        return b < packed.length ? packed[b] : null;
+    }
+
+    /** Where block {@code b}'s {@link #packedNames} section begins in its array. */
+    public int packedNamesFrom(int b) {
+        return packedFrom[b];
     }
 
     /**

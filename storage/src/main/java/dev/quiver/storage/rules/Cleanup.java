@@ -83,15 +83,21 @@ public final class Cleanup {
      */
     public void delete(int root) {
         var doomed = new IndexSet();
-        IntArrayList order = mark(root, doomed);
-        apply(order, doomed);
+        var sources = new LongArrayList();
+        IntArrayList order = mark(root, doomed, sources);
+        apply(order, doomed, sources);
     }
 
     /**
      * Phase 1: the doomed entity indices, root first, in discovery order, also added to
-     * {@code doomed}. Changes nothing.
+     * {@code doomed}. Changes nothing. Every source of a reverse-index entry of a doomed entity
+     * that this entry does not doom goes to {@code sources} as {@code k << 32 | source}, k the
+     * doomed entity's place in the order (ascending; duplicates allowed): once every doomed entity
+     * is known, those not doomed are the survivors whose pairs name a doomed target, so that
+     * {@link #apply} need not look up and walk every doomed entity's sources again (RG-1's delete:
+     * 111,111 lookups of about ten sources each, to find 1,900 holders).
      */
-    private IntArrayList mark(int root, IndexSet doomed) {
+    private IntArrayList mark(int root, IndexSet doomed, LongArrayList sources) {
         final int delete = Ids.index(Builtin.DELETE), panic = Ids.index(Builtin.PANIC);
         var order = new IntArrayList();
         doomed.add(root);
@@ -136,7 +142,9 @@ public final class Cleanup {
                                 : paths.elementName(h) + " has (" + paths.elementName(rel) + ", " + paths.elementName(x)
                                 + ") and " + paths.elementName(rel) + " has (OnDeleteTarget, Panic)"));
                     }
-                    if (action == delete && doomed.add(h)) {
+                    if (action != delete) {
+                        sources.add((long) k << 32 | (h & 0xFFFF_FFFFL));
+                    } else if (doomed.add(h)) {
                         order.add(h);
                     }
                 }
@@ -145,8 +153,12 @@ public final class Cleanup {
         return order;
     }
 
-    /** Phase 2: strip references from survivors, then drop the doomed entities and their tables. */
-    private void apply(IntArrayList order, IndexSet doomed) {
+    /**
+     * Phase 2: strip references from survivors, then drop the doomed entities and their tables.
+     * {@code sources}: the sources of the doomed entities' reverse entries that {@link #mark}
+     * did not doom by that entry, survivors or not, by the doomed entity's place in the order.
+     */
+    private void apply(IntArrayList order, IndexSet doomed, LongArrayList sources) {
         // the survivors that refer to a doomed entity (a subtree's own members are most of the
         // references: they are skipped here, not collected and then removed)
         var holders = new IntOpenHashSet();
@@ -159,19 +171,18 @@ public final class Cleanup {
                 }
             }
         }
-        for (int k = 0; k < order.size(); k++) {
+        // in the order the holders were found before (each doomed entity's tables, then its
+        // sources), so that they move in the same order
+        for (int k = 0, r = 0, nr = sources.size(); k < order.size(); k++) {
             int x = order.getInt(k);
             if (!scanKeys) {
                 addSurvivors(tables.records().get(entities.idOf(x)), doomed, holders);
                 addSurvivors(tables.records().get(Ids.pairOfIndices(x, Ids.WILDCARD_INDEX)), doomed, holders);
             }
-            ReverseEntries refs = reverse.get(x);
-            if (refs != null) {
-                for (int k2 = 0; k2 < refs.size(); k2++) {
-                    int h = (int) refs.getLong(k2);
-                    if (!doomed.contains(h)) {
-                        holders.add(h);
-                    }
+            for (; r < nr && (int) (sources.getLong(r) >>> 32) == k; r++) {
+                int h = (int) sources.getLong(r);
+                if (!doomed.contains(h)) {
+                    holders.add(h);
                 }
             }
         }
@@ -196,6 +207,7 @@ public final class Cleanup {
             doomedIds[k] = entities.idOf(order.getInt(k));
         }
         // names of doomed children go with them; deepest first keeps paths valid while removing
+        changes.expectNameOps(order.size());
         for (int k = order.size() - 1; k >= 0; k--) {
             int x = order.getInt(k);
             Table t = moves.tableOf(x);

@@ -48,6 +48,8 @@ public final class Changes {
     private final LongOpenHashSet rowChunks = new LongOpenHashSet();
     /** The chunk {@link #row} added last (-1: none since the last {@link #clear}). */
     private long lastRowChunk = -1;
+    /** The block {@link #entity} added last (-1: none since {@link #clear}). */
+    private int lastEntityBlock = -1;
     private final IntOpenHashSet targetBlocks = new IntOpenHashSet();
     /** Reverse-index blocks changed other than through {@link #reverseAdded}/{@link #reverseRemoved}: written whole. */
     private final IntOpenHashSet wholeTargetBlocks = new IntOpenHashSet();
@@ -80,7 +82,12 @@ public final class Changes {
 
     /** The state, generation or name of entity {@code index} changed. */
     public void entity(int index) {
-        entityBlocks.add(index >>> ENTITY_BLOCK_SHIFT);
+        int block = index >>> ENTITY_BLOCK_SHIFT;
+        if (block == lastEntityBlock) {
+            return; // a cascade delete or a bulk load changes entity after entity of one block: one hash insert per block
+        }
+        entityBlocks.add(block);
+        lastEntityBlock = block;
     }
 
     /**
@@ -96,6 +103,21 @@ public final class Changes {
     /** Name-index bucket {@code bucket} lost the entry of entity {@code index} under parent {@code parent}. */
     public void nameRemoved(int bucket, int index, int parent) {
         nameDelta(bucket, index, parent, ((long) bucket << 1) | 1);
+    }
+
+    /**
+     * Makes room in the name log for {@code n} more operations at once: a cascade delete removes
+     * the names of all its doomed entities, and growing the log by half again from a small
+     * transaction's size allocated about three times its final size (RG-1's delete, 111,111 names:
+     * 5.7 MB for a 1.8 MB log).
+     *
+     * @throws IllegalArgumentException when {@code n} is negative
+     */
+    public void expectNameOps(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("name operations " + n);
+        }
+        nameLog.ensureCapacity((int) Math.min(Integer.MAX_VALUE - 8, nameLog.size() + 2L * n));
     }
 
     /** Logs one name operation; {@code code} is the log's second long (see {@link #nameLog}). */
@@ -437,6 +459,7 @@ public final class Changes {
         tables.clear();
         rowChunks.clear();
         lastRowChunk = -1;
+        lastEntityBlock = -1;
         targetBlocks.clear();
         wholeTargetBlocks.clear();
         for (LongArrayList ops : reverseOps.values()) {
