@@ -71,66 +71,58 @@ final class TransitiveOps {
      * follow each other in the walk and in one table's rows (siblings, usually) are one result
      * standing for those rows; the walk order is kept. A hand-out that runs to the end records the
      * runs with the closure ({@link Closure#keepDownRuns}), for {@link #emitRuns} to hand out again.
+     *
+     * <p>Every source is looked up in the entity index ({@link Located}, {@link Located#CHUNK} at a
+     * time), which gives its id, table and row: the table's rows are not read. A world just opened
+     * reads a table's rows page by page when first touched; checking each source against the
+     * run's next row read every row page holding a source, and the table's whole entity array
+     * (RG-1 depth 6, the first {@code (LocatedIn, n2)} after an open: 115 row pages and an 8 MB
+     * array of the million-row leaf table), while the entity pages are read for the sources'
+     * generations anyway. The run's entities go with its result ({@link Bindings#batchEntities()}).
      */
     private boolean downRuns(Step s, int slot, Closure c, int target, int[] down, long pair) {
         World world = ev.world;
         Located loc = ev.located(s);
-        int located = 0, next = 0, chunkEnd = 0;
+        int chunk = 0, chunkEnd = 0; // loc holds the answers for down[chunk .. chunkEnd)
         Table run = null;
         int from = 0, to = 0;
-        RecentRuns recent = new RecentRuns(); // one per walk: a continuation may run another one
+        long[] ids = new long[16]; // the run's entities, ids[r - from] of row r; this walk's own (walks nest)
         SourceRuns.Builder found = runsBuilder();
         try {
             for (int i = 0; i <= down.length; i++) {
                 Table tb = null;
                 int row = -1;
+                long e = 0;
                 if (i < down.length) {
                     if (i >= chunkEnd) {
+                        chunk = i;
                         chunkEnd = Math.min(down.length, i + Located.CHUNK);
-                        located = locateChunk(loc, down, i, chunkEnd);
-                        next = 0;
+                        loc.of(world, down, chunk, chunkEnd - chunk);
                     }
-                    boolean have = next < located && loc.at[next] == i;
-                    if (!have && run != null && to < run.count() && Ids.index(run.entity(to)) == down[i]) {
-                        to++; // the next row of the run's table holds this source: no entity lookup
-                        continue;
-                    }
-                    long e;
-                    int g;
-                    if (have) { // looked up already: its table and row tell whether it continues the run
-                        e = loc.ids[next];
-                        tb = loc.tables[next];
-                        row = loc.rows[next];
-                        next++;
-                    } else if ((g = recent.find(down[i])) >= 0) { // where a recent run's table goes on: no entity lookup
-                        tb = recent.tables[g];
-                        row = recent.foundRow;
-                        e = tb.entity(row);
-                    } else {
-                        e = world.entityOfIndex(down[i]);
-                        if (e != 0) {
-                            tb = world.tableAccess().table(e);
-                            row = world.tableAccess().row(e);
-                        }
-                    }
+                    e = loc.ids[i - chunk];
                     if (e == 0) {
                         continue;
                     }
-                    if (tb == run && row == to) {
-                        to++;
+                    tb = loc.tables[i - chunk];
+                    row = loc.rows[i - chunk];
+                    if (tb == run && row == to) { // the run goes on at its table's next row
+                        if (to - from == ids.length) {
+                            ids = java.util.Arrays.copyOf(ids, ids.length * 2);
+                        }
+                        ids[to++ - from] = e;
                         continue;
                     }
                 }
                 if (run != null) {
                     found.add(run, from, to);
-                    if (!emitRows(s, slot, run, from, to, pair)) {
+                    if (!emitRows(s, slot, run, from, to, pair, ids)) {
                         return false;
                     }
-                    recent.ended(run, to);
                 }
                 run = tb;
                 from = row;
                 to = row + 1;
+                ids[0] = e;
             }
             c.keepDownRuns(target, found.build());
             return true;
@@ -149,28 +141,32 @@ final class TransitiveOps {
             if (t == null) { // the runs are kept for one write count, in which no table is dropped
                 throw new IllegalStateException("kept source runs name table " + ids[i] + ", which is gone");
             }
-            if (!emitRows(s, slot, t, from[i], to[i], pair)) {
+            if (!emitRows(s, slot, t, from[i], to[i], pair, null)) {
                 return false;
             }
         }
         return true;
     }
 
-    /** One result standing for rows {@code from .. to - 1} of {@code run} (none when the table is skipped). */
-    private boolean emitRows(Step s, int slot, Table run, int from, int to, long pair) {
+    /**
+     * One result standing for rows {@code from .. to - 1} of {@code run} (none when the table is
+     * skipped); {@code ids[r - from]} is the entity of row {@code r} when {@code ids} is given,
+     * else the rows' entities are read from the table.
+     */
+    private boolean emitRows(Step s, int slot, Table run, int from, int to, long pair, long[] ids) {
         if (ev.skip(run)) {
             return true;
         }
         boolean ok;
+        long first = ids != null ? ids[0] : run.entity(from);
         if (to - from == 1) { // a single row: no batch to make
-            long e = run.entity(from);
-            ev.bindSource(slot, e, run, from);
-            ev.setField(s.field(), pair, e);
+            ev.bindSource(slot, first, run, from);
+            ev.setField(s.field(), pair, first);
             ok = ev.next[s.id()].go();
             ev.b.values[slot] = 0;
         } else {
-            long saved = ev.startRows(slot, run, from, to - from);
-            ev.setField(s.field(), pair, run.entity(from));
+            long saved = ev.startRows(slot, run, from, to - from, first, ids);
+            ev.setField(s.field(), pair, first);
             ok = ev.next[s.id()].go();
             ev.endRows(slot, saved);
         }
@@ -195,76 +191,6 @@ final class TransitiveOps {
     private void releaseRunsBuilder(SourceRuns.Builder b) {
         b.clear();
         runsDepth--;
-    }
-
-    /**
-     * The tables of the last few runs of {@link #downRuns} and the row after each one's end: where
-     * the walk's next sources most likely are when the current run breaks. Sources that are
-     * siblings sit in consecutive rows of one table, but a few of them hold other components and
-     * sit in another table (RG-1: the 1% of leaves that hold Likes), and moving each out swapped
-     * another row into its place; so the walk goes back and forth between a few tables, each
-     * going on at its end row or the row after. Checking those rows (their pages are the ones
-     * the runs read) finds such a source without reading its entity page.
-     */
-    private static final class RecentRuns {
-        private static final int SIZE = 4;
-        final Table[] tables = new Table[SIZE];
-        private final int[] ends = new int[SIZE];
-        private int nextSlot;
-        /** The row {@link #find} found. */
-        int foundRow;
-
-        /** A run of {@code t} ended before row {@code end}. */
-        void ended(Table t, int end) {
-            for (int k = 0; k < SIZE; k++) {
-                if (tables[k] == t) {
-                    ends[k] = end;
-                    return;
-                }
-            }
-            tables[nextSlot] = t;
-            ends[nextSlot] = end;
-            nextSlot = (nextSlot + 1) % SIZE;
-        }
-
-        /**
-         * The slot whose table holds entity index {@code index} at its end row or the row after
-         * (that row in {@link #foundRow}), or -1.
-         */
-        int find(int index) {
-            for (int k = 0; k < SIZE; k++) {
-                Table t = tables[k];
-                if (t == null) {
-                    continue;
-                }
-                int n = t.count();
-                for (int r = ends[k]; r < Math.min(n, ends[k] + 2); r++) {
-                    if (Ids.index(t.entity(r)) == index) {
-                        foundRow = r;
-                        return k;
-                    }
-                }
-            }
-            return -1;
-        }
-    }
-
-    /**
-     * Looks up, together ({@link Located}), the sources {@code down[from .. to)} that do not follow
-     * their predecessor's index: those likely start a new run, while the others (siblings, whose
-     * indices and rows follow each other) are usually found in the run's next row without a
-     * lookup. Returns how many were looked up; {@code loc.at} holds their positions in {@code down}.
-     */
-    private int locateChunk(Located loc, int[] down, int from, int to) {
-        int n = 0;
-        for (int j = from; j < to; j++) {
-            if (j == 0 || down[j] != down[j - 1] + 1) {
-                loc.at[n] = j;
-                loc.indices[n++] = down[j];
-            }
-        }
-        loc.of(ev.world, loc.indices, 0, n);
-        return n;
     }
 
     private boolean emitSource(Step s, int slot, long e, long pair, Evaluator.Cont k) {
