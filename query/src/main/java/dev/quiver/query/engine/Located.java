@@ -51,6 +51,9 @@ final class Located {
     long[] ids = new long[CHUNK];
     Table[] tables = new Table[CHUNK];
     int[] rows = new int[CHUNK];
+    /** Scratch for a caller that locates a selection of its indices: the indices, and where each came from. */
+    final int[] indices = new int[CHUNK];
+    final int[] at = new int[CHUNK];
     /** Scratch of {@link #ofInIndexOrder}: the positions by bucket, the indices in that order, and their answers. */
     private int[] order = new int[0];
     private int[] sorted = new int[0];

@@ -72,21 +72,25 @@ final class TransitiveOps {
      * standing for those rows; the walk order is kept. A hand-out that runs to the end records the
      * runs with the closure ({@link Closure#keepDownRuns}), for {@link #emitRuns} to hand out again.
      *
-     * <p>Every source is looked up in the entity index ({@link Located}, {@link Located#CHUNK} at a
-     * time), which gives its id, table and row: the table's rows are not read. A world just opened
-     * reads a table's rows page by page when first touched; checking each source against the
-     * run's next row read every row page holding a source, and the table's whole entity array
-     * (RG-1 depth 6, the first {@code (LocatedIn, n2)} after an open: 115 row pages and an 8 MB
-     * array of the million-row leaf table), while the entity pages are read for the sources'
-     * generations anyway. The run's entities go with its result ({@link Bindings#batchEntities()}).
+     * <p>A source continues the run when the run's table holds it in its next row. Where that row
+     * is in memory it is checked there (and, when the run breaks, the rows where a few recent runs'
+     * tables go on, {@link RecentRuns}); otherwise the source's id, table and row come from the
+     * entity index, looked up {@link Located#CHUNK} at a time ({@link #locateChunk}), and the
+     * table's rows stay unread: a world just opened reads a table's rows page by page when first
+     * touched, and checking each source against its table read every row page holding a source
+     * and the table's whole entity array (RG-1 depth 6, the first {@code (LocatedIn, n2)} after
+     * an open: 115 row pages and an 8 MB array of the million-row leaf table), while the entity
+     * pages are read for the sources anyway. The run's entities go with its result
+     * ({@link Bindings#batchEntities()}).
      */
     private boolean downRuns(Step s, int slot, Closure c, int target, int[] down, long pair) {
         World world = ev.world;
         Located loc = ev.located(s);
-        int chunk = 0, chunkEnd = 0; // loc holds the answers for down[chunk .. chunkEnd)
+        int located = 0, next = 0, chunkEnd = 0;
         Table run = null;
         int from = 0, to = 0;
         long[] ids = new long[16]; // the run's entities, ids[r - from] of row r; this walk's own (walks nest)
+        RecentRuns recent = new RecentRuns(); // one per walk: a continuation may run another one
         SourceRuns.Builder found = runsBuilder();
         try {
             for (int i = 0; i <= down.length; i++) {
@@ -94,22 +98,39 @@ final class TransitiveOps {
                 int row = -1;
                 long e = 0;
                 if (i < down.length) {
+                    boolean inMemory = run != null && to < run.count() && run.rowInMemory(to);
                     if (i >= chunkEnd) {
-                        chunk = i;
                         chunkEnd = Math.min(down.length, i + Located.CHUNK);
-                        loc.of(world, down, chunk, chunkEnd - chunk);
+                        located = locateChunk(loc, down, i, chunkEnd, !inMemory);
+                        next = 0;
                     }
-                    e = loc.ids[i - chunk];
+                    boolean have = next < located && loc.at[next] == i;
+                    int g;
+                    if (!have && inMemory && Ids.index(e = run.entity(to)) == down[i]) {
+                        ids = add(ids, to++ - from, e); // the next row of the run's table holds this source: no lookup
+                        continue;
+                    }
+                    if (have) { // looked up already
+                        e = loc.ids[next];
+                        tb = loc.tables[next];
+                        row = loc.rows[next];
+                        next++;
+                    } else if ((g = recent.find(down[i])) >= 0) { // where a recent run's table goes on: no entity lookup
+                        tb = recent.tables[g];
+                        row = recent.foundRow;
+                        e = tb.entity(row);
+                    } else {
+                        e = world.entityOfIndex(down[i]);
+                        if (e != 0) {
+                            tb = world.tableAccess().table(e);
+                            row = world.tableAccess().row(e);
+                        }
+                    }
                     if (e == 0) {
                         continue;
                     }
-                    tb = loc.tables[i - chunk];
-                    row = loc.rows[i - chunk];
-                    if (tb == run && row == to) { // the run goes on at its table's next row
-                        if (to - from == ids.length) {
-                            ids = java.util.Arrays.copyOf(ids, ids.length * 2);
-                        }
-                        ids[to++ - from] = e;
+                    if (tb == run && row == to) {
+                        ids = add(ids, to++ - from, e);
                         continue;
                     }
                 }
@@ -118,6 +139,7 @@ final class TransitiveOps {
                     if (!emitRows(s, slot, run, from, to, pair, ids)) {
                         return false;
                     }
+                    recent.ended(run, to);
                 }
                 run = tb;
                 from = row;
@@ -129,6 +151,85 @@ final class TransitiveOps {
         } finally {
             releaseRunsBuilder(found);
         }
+    }
+
+    /** {@code ids} with {@code e} at position {@code at} (grown, doubled, when full). */
+    private static long[] add(long[] ids, int at, long e) {
+        long[] a = at < ids.length ? ids : java.util.Arrays.copyOf(ids, ids.length * 2);
+        a[at] = e;
+        return a;
+    }
+
+    /**
+     * The tables of the last few runs of {@link #downRuns} and the row after each one's end: where
+     * the walk's next sources most likely are when the current run breaks. Sources that are
+     * siblings sit in consecutive rows of one table, but a few of them hold other components and
+     * sit in another table (RG-1: the 1% of leaves that hold Likes), and moving each out swapped
+     * another row into its place; so the walk goes back and forth between a few tables, each
+     * going on at its end row or the row after. Checking those rows (their pages are the ones
+     * the runs read) finds such a source without reading its entity page.
+     */
+    private static final class RecentRuns {
+        private static final int SIZE = 4;
+        final Table[] tables = new Table[SIZE];
+        private final int[] ends = new int[SIZE];
+        private int nextSlot;
+        /** The row {@link #find} found. */
+        int foundRow;
+
+        /** A run of {@code t} ended before row {@code end}. */
+        void ended(Table t, int end) {
+            for (int k = 0; k < SIZE; k++) {
+                if (tables[k] == t) {
+                    ends[k] = end;
+                    return;
+                }
+            }
+            tables[nextSlot] = t;
+            ends[nextSlot] = end;
+            nextSlot = (nextSlot + 1) % SIZE;
+        }
+
+        /**
+         * The slot whose table holds entity index {@code index} at its end row or the row after
+         * (that row in {@link #foundRow}), or -1.
+         */
+        int find(int index) {
+            for (int k = 0; k < SIZE; k++) {
+                Table t = tables[k];
+                if (t == null) {
+                    continue;
+                }
+                int n = t.count();
+                for (int r = ends[k]; r < Math.min(n, ends[k] + 2); r++) {
+                    if (t.rowInMemory(r) && Ids.index(t.entity(r)) == index) { // a row not in memory stays unread
+                        foundRow = r;
+                        return k;
+                    }
+                }
+            }
+            return -1;
+        }
+    }
+
+    /**
+     * Looks up, together ({@link Located}), the sources {@code down[from .. to)}: every one when
+     * {@code all} (the run's next row is not in memory, so a table read lazily is not checked row
+     * by row), else those that do not follow their predecessor's index: those likely start a new
+     * run, while the others (siblings, whose indices and rows follow each other) are usually found
+     * in the run's next row without a lookup. Returns how many were looked up; {@code loc.at}
+     * holds their positions in {@code down}.
+     */
+    private int locateChunk(Located loc, int[] down, int from, int to, boolean all) {
+        int n = 0;
+        for (int j = from; j < to; j++) {
+            if (all || j == 0 || down[j] != down[j - 1] + 1) {
+                loc.at[n] = j;
+                loc.indices[n++] = down[j];
+            }
+        }
+        loc.of(ev.world, loc.indices, 0, n);
+        return n;
     }
 
     /** Hands out the runs of sources a whole {@link #downRuns} found, in their order. */
