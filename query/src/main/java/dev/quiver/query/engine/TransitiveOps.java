@@ -153,6 +153,68 @@ final class TransitiveOps {
         }
     }
 
+    /** Hands out the runs of sources a whole {@link #downRuns} found, in their order. */
+    private boolean emitRuns(Step s, int slot, SourceRuns runs, long pair) {
+        TableAccess access = ev.world.tableAccess();
+        int[] ids = runs.tableIds;
+        int[] from = runs.from, to = runs.to;
+        for (int i = 0, n = runs.count(); i < n; i++) {
+            Table t = access.tableById(ids[i]);
+            if (t == null) { // the runs are kept for one write count, in which no table is dropped
+                throw new IllegalStateException("kept source runs name table " + ids[i] + ", which is gone");
+            }
+            if (!emitRows(s, slot, t, from[i], to[i], pair, null)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * One result standing for rows {@code from .. to - 1} of {@code run} (none when the table is
+     * skipped); {@code ids[r - from]} is the entity of row {@code r} when {@code ids} is given,
+     * else the rows' entities are read from the table.
+     */
+    private boolean emitRows(Step s, int slot, Table run, int from, int to, long pair, long[] ids) {
+        if (ev.skip(run)) {
+            return true;
+        }
+        boolean ok;
+        long first = ids != null ? ids[0] : run.entity(from);
+        if (to - from == 1) { // a single row: no batch to make
+            ev.bindSource(slot, first, run, from);
+            ev.setField(s.field(), pair, first);
+            ok = ev.next[s.id()].go();
+            ev.b.values[slot] = 0;
+        } else {
+            long saved = ev.startRows(slot, run, from, to - from, first, ids);
+            ev.setField(s.field(), pair, first);
+            ok = ev.next[s.id()].go();
+            ev.endRows(slot, saved);
+        }
+        return ok;
+    }
+
+    /** A cleared builder for one {@link #downRuns} walk: walks nest (a continuation may run another one), each has its own. */
+    private SourceRuns.Builder runsBuilder() {
+        if (runsDepth == runsBuilders.length) {
+            runsBuilders = java.util.Arrays.copyOf(runsBuilders, runsDepth * 2);
+        }
+        SourceRuns.Builder b = runsBuilders[runsDepth];
+        if (b == null) {
+            b = new SourceRuns.Builder();
+            runsBuilders[runsDepth] = b;
+        }
+        runsDepth++;
+        b.clear();
+        return b;
+    }
+
+    private void releaseRunsBuilder(SourceRuns.Builder b) {
+        b.clear();
+        runsDepth--;
+    }
+
     /** {@code ids} with {@code e} at position {@code at} (grown, doubled, when full). */
     private static long[] add(long[] ids, int at, long e) {
         long[] a = at < ids.length ? ids : java.util.Arrays.copyOf(ids, ids.length * 2);
@@ -230,68 +292,6 @@ final class TransitiveOps {
         }
         loc.of(ev.world, loc.indices, 0, n);
         return n;
-    }
-
-    /** Hands out the runs of sources a whole {@link #downRuns} found, in their order. */
-    private boolean emitRuns(Step s, int slot, SourceRuns runs, long pair) {
-        TableAccess access = ev.world.tableAccess();
-        int[] ids = runs.tableIds;
-        int[] from = runs.from, to = runs.to;
-        for (int i = 0, n = runs.count(); i < n; i++) {
-            Table t = access.tableById(ids[i]);
-            if (t == null) { // the runs are kept for one write count, in which no table is dropped
-                throw new IllegalStateException("kept source runs name table " + ids[i] + ", which is gone");
-            }
-            if (!emitRows(s, slot, t, from[i], to[i], pair, null)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * One result standing for rows {@code from .. to - 1} of {@code run} (none when the table is
-     * skipped); {@code ids[r - from]} is the entity of row {@code r} when {@code ids} is given,
-     * else the rows' entities are read from the table.
-     */
-    private boolean emitRows(Step s, int slot, Table run, int from, int to, long pair, long[] ids) {
-        if (ev.skip(run)) {
-            return true;
-        }
-        boolean ok;
-        long first = ids != null ? ids[0] : run.entity(from);
-        if (to - from == 1) { // a single row: no batch to make
-            ev.bindSource(slot, first, run, from);
-            ev.setField(s.field(), pair, first);
-            ok = ev.next[s.id()].go();
-            ev.b.values[slot] = 0;
-        } else {
-            long saved = ev.startRows(slot, run, from, to - from, first, ids);
-            ev.setField(s.field(), pair, first);
-            ok = ev.next[s.id()].go();
-            ev.endRows(slot, saved);
-        }
-        return ok;
-    }
-
-    /** A cleared builder for one {@link #downRuns} walk: walks nest (a continuation may run another one), each has its own. */
-    private SourceRuns.Builder runsBuilder() {
-        if (runsDepth == runsBuilders.length) {
-            runsBuilders = java.util.Arrays.copyOf(runsBuilders, runsDepth * 2);
-        }
-        SourceRuns.Builder b = runsBuilders[runsDepth];
-        if (b == null) {
-            b = new SourceRuns.Builder();
-            runsBuilders[runsDepth] = b;
-        }
-        runsDepth++;
-        b.clear();
-        return b;
-    }
-
-    private void releaseRunsBuilder(SourceRuns.Builder b) {
-        b.clear();
-        runsDepth--;
     }
 
     private boolean emitSource(Step s, int slot, long e, long pair, Evaluator.Cont k) {
