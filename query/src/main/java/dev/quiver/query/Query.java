@@ -438,9 +438,11 @@ public final class Query {
             g = single.shareable ? new RowGroup(sh, table, off, data, rowIds, null, null)
                 : RowGroup.of(sh, b, table, off, data, rowIds);
         }
-        long[] ents = table.entities(off, off + b.batchRows()); // a lazily read table reads just these rows' chunks
+        long[] known = b.batchEntities(); // a transitive walk's batch: its entities, the table's rows unread
+        long[] ents = known != null ? known : table.entities(off, off + b.batchRows()); // a lazily read table reads just these rows' chunks
+        int at = known != null ? 0 : off;
         for (int i = 0, n = b.batchRows(); i < n; i++) {
-            if (!visitor.test(single.row(g, ents[off + i], first + i))) {
+            if (!visitor.test(single.row(g, ents[at + i], first + i))) {
                 return false;
             }
         }

@@ -94,11 +94,16 @@ final class SingleRows {
         return new QueryRow(g, b.value(0), row);
     }
 
-    /** The table {@code $this} was bound with, when its row there still holds it; else null. */
+    /**
+     * The table {@code $this} was bound with, when its row there still holds it; else null. A row
+     * whose entity is not in memory yet (a table read lazily from a stored world) is taken as
+     * bound: its binder did not read it from the table, so it found it in the entity index
+     * (a transitive walk's source), and the world does not change while a query runs.
+     */
     private static Table thisTable(Bindings b) {
         Table t = b.table(0);
         int row = b.row(0);
-        return t != null && row >= 0 && row < t.count() && t.entity(row) == b.value(0) ? t : null;
+        return t != null && row >= 0 && row < t.count() && (!t.rowInMemory(row) || t.entity(row) == b.value(0)) ? t : null;
     }
 
     /**

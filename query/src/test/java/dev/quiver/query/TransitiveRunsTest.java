@@ -19,8 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A transitive query with the target known, {@code (LocatedIn, n<k>)}, hands out its sources in
- * runs of table rows; between runs it finds the next source where a recent run's table goes on
- * (its end row or the row after) before looking the entity up. Siblings split between tables (some
+ * runs of table rows: a run goes on while the next source sits in its table's next row (checked
+ * there when that row is in memory), else the source's table and row come from the entity index.
+ * Siblings split between tables (some
  * hold another tag, and moving them out and back swapped rows around, as RG-1's Likes holders and
  * its delete do) must come out exactly once each, with the table and row that hold them, in a
  * world in memory and after a reopen (rows read page by page).

@@ -17,6 +17,8 @@ public final class Bindings {
     int batchRows;
     /** The first row of a batch in {@code tables[0]} ({@link #batchOffset()}). */
     int batchOffset;
+    /** The entities of a batch's rows when the step knew them, else null ({@link #batchEntities()}). */
+    long[] batchEntities;
     /** Per field: the ids of a batch's rows when they differ by row, else null ({@link #fieldRowIds}). */
     final RowIds[] rowIds;
 
@@ -60,6 +62,18 @@ public final class Bindings {
     /** The first row of a batch ({@link #batchRows()}) in {@link #table(int) table(0)}; 0 outside batches. */
     public int batchOffset() {
         return batchRows > 0 ? batchOffset : 0;
+    }
+
+    /**
+     * For a batch ({@link #batchRows()}): the entities of its rows when the step that made it knew
+     * them without reading the table ({@code batchEntities()[i]} that of row
+     * {@code batchOffset() + i}; a transitive walk's sources, found in the entity index), so that
+     * a table read lazily from a stored world need not read its rows; null otherwise (read them
+     * from the table) and always null outside batches. Valid only during the yield: the engine
+     * reuses the array.
+     */
+    public long[] batchEntities() {
+        return batchRows > 0 ? batchEntities : null;
     }
 
     /**

@@ -290,13 +290,23 @@ public final class Evaluator {
      * {@link #endRows}.
      */
     long startRows(int slot, Table tb, int offset, int n) {
+        return startRows(slot, tb, offset, n, tb.entity(offset), null);
+    }
+
+    /**
+     * {@link #startRows(int, Table, int, int)} whose rows' entities are known ({@code first}, and
+     * {@code entities[i]} that of row {@code offset + i} unless null: {@link Bindings#batchEntities()}),
+     * not read from the table.
+     */
+    long startRows(int slot, Table tb, int offset, int n, long first, long[] entities) {
         long saved = mult;
-        bindSource(slot, tb.entity(offset), tb, offset);
+        bindSource(slot, first, tb, offset);
         if (counting) {
             mult *= n;
         } else {
             b.batchRows = n;
             b.batchOffset = offset;
+            b.batchEntities = entities;
         }
         return saved;
     }
@@ -306,6 +316,7 @@ public final class Evaluator {
         b.values[slot] = 0;
         b.batchRows = 0;
         b.batchOffset = 0;
+        b.batchEntities = null;
         mult = savedMult;
         java.util.Arrays.fill(b.rowIds, null);
     }

@@ -71,6 +71,17 @@ final class TransitiveOps {
      * follow each other in the walk and in one table's rows (siblings, usually) are one result
      * standing for those rows; the walk order is kept. A hand-out that runs to the end records the
      * runs with the closure ({@link Closure#keepDownRuns}), for {@link #emitRuns} to hand out again.
+     *
+     * <p>A source continues the run when the run's table holds it in its next row. Where that row
+     * is in memory it is checked there (and, when the run breaks, the rows where a few recent runs'
+     * tables go on, {@link RecentRuns}); otherwise the source's id, table and row come from the
+     * entity index, looked up {@link Located#CHUNK} at a time ({@link #locateChunk}), and the
+     * table's rows stay unread: a world just opened reads a table's rows page by page when first
+     * touched, and checking each source against its table read every row page holding a source
+     * and the table's whole entity array (RG-1 depth 6, the first {@code (LocatedIn, n2)} after
+     * an open: 115 row pages and an 8 MB array of the million-row leaf table), while the entity
+     * pages are read for the sources anyway. The run's entities go with its result
+     * ({@link Bindings#batchEntities()}).
      */
     private boolean downRuns(Step s, int slot, Closure c, int target, int[] down, long pair) {
         World world = ev.world;
@@ -78,26 +89,28 @@ final class TransitiveOps {
         int located = 0, next = 0, chunkEnd = 0;
         Table run = null;
         int from = 0, to = 0;
+        long[] ids = new long[16]; // the run's entities, ids[r - from] of row r; this walk's own (walks nest)
         RecentRuns recent = new RecentRuns(); // one per walk: a continuation may run another one
         SourceRuns.Builder found = runsBuilder();
         try {
             for (int i = 0; i <= down.length; i++) {
                 Table tb = null;
                 int row = -1;
+                long e = 0;
                 if (i < down.length) {
+                    boolean inMemory = run != null && to < run.count() && run.rowInMemory(to);
                     if (i >= chunkEnd) {
                         chunkEnd = Math.min(down.length, i + Located.CHUNK);
-                        located = locateChunk(loc, down, i, chunkEnd);
+                        located = locateChunk(loc, down, i, chunkEnd, !inMemory);
                         next = 0;
                     }
                     boolean have = next < located && loc.at[next] == i;
-                    if (!have && run != null && to < run.count() && Ids.index(run.entity(to)) == down[i]) {
-                        to++; // the next row of the run's table holds this source: no entity lookup
+                    int g;
+                    if (!have && inMemory && Ids.index(e = run.entity(to)) == down[i]) {
+                        ids = add(ids, to++ - from, e); // the next row of the run's table holds this source: no lookup
                         continue;
                     }
-                    long e;
-                    int g;
-                    if (have) { // looked up already: its table and row tell whether it continues the run
+                    if (have) { // looked up already
                         e = loc.ids[next];
                         tb = loc.tables[next];
                         row = loc.rows[next];
@@ -117,13 +130,13 @@ final class TransitiveOps {
                         continue;
                     }
                     if (tb == run && row == to) {
-                        to++;
+                        ids = add(ids, to++ - from, e);
                         continue;
                     }
                 }
                 if (run != null) {
                     found.add(run, from, to);
-                    if (!emitRows(s, slot, run, from, to, pair)) {
+                    if (!emitRows(s, slot, run, from, to, pair, ids)) {
                         return false;
                     }
                     recent.ended(run, to);
@@ -131,6 +144,7 @@ final class TransitiveOps {
                 run = tb;
                 from = row;
                 to = row + 1;
+                ids[0] = e;
             }
             c.keepDownRuns(target, found.build());
             return true;
@@ -149,28 +163,32 @@ final class TransitiveOps {
             if (t == null) { // the runs are kept for one write count, in which no table is dropped
                 throw new IllegalStateException("kept source runs name table " + ids[i] + ", which is gone");
             }
-            if (!emitRows(s, slot, t, from[i], to[i], pair)) {
+            if (!emitRows(s, slot, t, from[i], to[i], pair, null)) {
                 return false;
             }
         }
         return true;
     }
 
-    /** One result standing for rows {@code from .. to - 1} of {@code run} (none when the table is skipped). */
-    private boolean emitRows(Step s, int slot, Table run, int from, int to, long pair) {
+    /**
+     * One result standing for rows {@code from .. to - 1} of {@code run} (none when the table is
+     * skipped); {@code ids[r - from]} is the entity of row {@code r} when {@code ids} is given,
+     * else the rows' entities are read from the table.
+     */
+    private boolean emitRows(Step s, int slot, Table run, int from, int to, long pair, long[] ids) {
         if (ev.skip(run)) {
             return true;
         }
         boolean ok;
+        long first = ids != null ? ids[0] : run.entity(from);
         if (to - from == 1) { // a single row: no batch to make
-            long e = run.entity(from);
-            ev.bindSource(slot, e, run, from);
-            ev.setField(s.field(), pair, e);
+            ev.bindSource(slot, first, run, from);
+            ev.setField(s.field(), pair, first);
             ok = ev.next[s.id()].go();
             ev.b.values[slot] = 0;
         } else {
-            long saved = ev.startRows(slot, run, from, to - from);
-            ev.setField(s.field(), pair, run.entity(from));
+            long saved = ev.startRows(slot, run, from, to - from, first, ids);
+            ev.setField(s.field(), pair, first);
             ok = ev.next[s.id()].go();
             ev.endRows(slot, saved);
         }
@@ -195,6 +213,13 @@ final class TransitiveOps {
     private void releaseRunsBuilder(SourceRuns.Builder b) {
         b.clear();
         runsDepth--;
+    }
+
+    /** {@code ids} with {@code e} at position {@code at} (grown, doubled, when full). */
+    private static long[] add(long[] ids, int at, long e) {
+        long[] a = at < ids.length ? ids : java.util.Arrays.copyOf(ids, ids.length * 2);
+        a[at] = e;
+        return a;
     }
 
     /**
@@ -239,7 +264,7 @@ final class TransitiveOps {
                 }
                 int n = t.count();
                 for (int r = ends[k]; r < Math.min(n, ends[k] + 2); r++) {
-                    if (Ids.index(t.entity(r)) == index) {
+                    if (t.rowInMemory(r) && Ids.index(t.entity(r)) == index) { // a row not in memory stays unread
                         foundRow = r;
                         return k;
                     }
@@ -250,15 +275,17 @@ final class TransitiveOps {
     }
 
     /**
-     * Looks up, together ({@link Located}), the sources {@code down[from .. to)} that do not follow
-     * their predecessor's index: those likely start a new run, while the others (siblings, whose
-     * indices and rows follow each other) are usually found in the run's next row without a
-     * lookup. Returns how many were looked up; {@code loc.at} holds their positions in {@code down}.
+     * Looks up, together ({@link Located}), the sources {@code down[from .. to)}: every one when
+     * {@code all} (the run's next row is not in memory, so a table read lazily is not checked row
+     * by row), else those that do not follow their predecessor's index: those likely start a new
+     * run, while the others (siblings, whose indices and rows follow each other) are usually found
+     * in the run's next row without a lookup. Returns how many were looked up; {@code loc.at}
+     * holds their positions in {@code down}.
      */
-    private int locateChunk(Located loc, int[] down, int from, int to) {
+    private int locateChunk(Located loc, int[] down, int from, int to, boolean all) {
         int n = 0;
         for (int j = from; j < to; j++) {
-            if (j == 0 || down[j] != down[j - 1] + 1) {
+            if (all || j == 0 || down[j] != down[j - 1] + 1) {
                 loc.at[n] = j;
                 loc.indices[n++] = down[j];
             }
