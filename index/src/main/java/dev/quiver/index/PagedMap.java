@@ -4,6 +4,7 @@ import dev.quiver.error.CorruptionException;
 import dev.quiver.error.QuiverException;
 import dev.quiver.error.StorageIOException;
 
+import net.openhft.chronicle.bytes.RandomDataInput;
 import net.openhft.chronicle.hash.Data;
 import net.openhft.chronicle.hash.locks.InterProcessDeadLockException;
 import net.openhft.chronicle.map.ChronicleMap;
@@ -153,12 +154,13 @@ public final class PagedMap implements AutoCloseable {
      * then its whole blob, all segments in order.
      */
     private static int checksum(long page, int segments, byte[] blob) {
-        byte[] head = new byte[12];
-        writeInt(head, 0, (int) (page >>> 32));
-        writeInt(head, 4, (int) page);
-        writeInt(head, 8, segments);
         CRC32C crc = new CRC32C();
-        crc.update(head, 0, head.length);
+        for (int shift = 56; shift >= 0; shift -= 8) {
+            crc.update((int) (page >>> shift)); // one byte each, no head array
+        }
+        for (int shift = 24; shift >= 0; shift -= 8) {
+            crc.update(segments >>> shift);
+        }
         crc.update(blob, 0, blob.length);
         return (int) crc.getValue();
     }
@@ -185,11 +187,19 @@ public final class PagedMap implements AutoCloseable {
 
     /** The segment count stored at the start of segment 0, checked against the layout's bounds. */
     private int segmentCount(long page, byte[] first) {
-        if (first.length < HEADER_BYTES) {
-            throw new CorruptionException(where(page) + ": segment 0 holds " + first.length
+        headerFits(page, first.length);
+        return checkedSegments(page, readInt(first, 0));
+    }
+
+    private void headerFits(long page, long size) {
+        if (size < HEADER_BYTES) {
+            throw new CorruptionException(where(page) + ": segment 0 holds " + size
                     + " bytes, less than its " + HEADER_BYTES + "-byte header");
         }
-        int segments = readInt(first, 0);
+    }
+
+    /** A segment count read from segment 0, checked against the layout's bounds. */
+    private int checkedSegments(long page, int segments) {
         if (segments < 1 || segments > MAX_SEGMENTS) {
             throw new CorruptionException(where(page) + ": segment count " + segments + " out of range");
         }
@@ -198,7 +208,11 @@ public final class PagedMap implements AutoCloseable {
 
     /** Checks a reassembled page against the checksum of its segment 0; returns the blob. */
     private byte[] verified(long page, int segments, byte[] first, byte[] blob) {
-        int stored = readInt(first, 4);
+        return verified(page, segments, readInt(first, 4), blob);
+    }
+
+    /** Checks a reassembled page against the checksum {@code stored} in its segment 0; returns the blob. */
+    private byte[] verified(long page, int segments, int stored, byte[] blob) {
         int actual = checksum(page, segments, blob);
         if (stored != actual) {
             throw new CorruptionException(where(page) + " fails its checksum (stored "
@@ -221,11 +235,7 @@ public final class PagedMap implements AutoCloseable {
     }
 
     private byte[] value(long page, int segment, Data<byte[]> v) {
-        long size = v.size();
-        if (size < 0 || size > MAX_ENTRY_BYTES) {
-            throw new CorruptionException(where(page) + ": segment " + segment + " claims " + size
-                    + " bytes (at most " + MAX_ENTRY_BYTES + ")");
-        }
+        long size = checkedSize(page, segment, v);
         // a fresh array: Chronicle may reuse the one it hands out for the next entry of the same size
         byte[] out = v.getUsing(null);
         if (out.length != size) {
@@ -233,6 +243,22 @@ public final class PagedMap implements AutoCloseable {
                     + " of " + size + " bytes");
         }
         return out;
+    }
+
+    /** The size of a Chronicle value, checked against the layout's bound before anything is allocated. */
+    private long checkedSize(long page, int segment, Data<byte[]> v) {
+        long size = v.size();
+        if (size < 0 || size > MAX_ENTRY_BYTES) {
+            throw new CorruptionException(where(page) + ": segment " + segment + " claims " + size
+                    + " bytes (at most " + MAX_ENTRY_BYTES + ")");
+        }
+        return size;
+    }
+
+    /** Big-endian int at {@code off} of Chronicle's bytes (byte by byte: its own order is native). */
+    private static int readInt(RandomDataInput in, long off) {
+        return ((in.readByte(off) & 0xFF) << 24) | ((in.readByte(off + 1) & 0xFF) << 16)
+                | ((in.readByte(off + 2) & 0xFF) << 8) | (in.readByte(off + 3) & 0xFF);
     }
 
     /**
@@ -243,20 +269,46 @@ public final class PagedMap implements AutoCloseable {
      *                             and the page
      */
     public byte[] get(long page) {
-        byte[] first = readEntry(page, 0);
-        if (first == null) {
-            return null;
+        // segment 0's payload is read straight into an array of its size (no copy of the whole
+        // entry then of the part after the header); its header comes out as two ints
+        int segments, stored;
+        byte[] first;
+        try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(key(page, 0))) {
+            c.readLock().lock();
+            MapEntry<byte[], byte[]> e = c.entry();
+            if (e == null) {
+                return null;
+            }
+            Data<byte[]> v = e.value();
+            long size = checkedSize(page, 0, v);
+            headerFits(page, size);
+            RandomDataInput in = v.bytes();
+            long off = v.offset();
+            segments = checkedSegments(page, readInt(in, off));
+            stored = readInt(in, off + 4);
+            first = new byte[(int) size - HEADER_BYTES];
+            long read = first.length == 0 ? 0 : in.read(off + HEADER_BYTES, first, 0, first.length);
+            if (read != first.length) {
+                throw new CorruptionException(where(page) + ": segment 0 read " + (HEADER_BYTES + Math.max(0, read))
+                        + " of " + size + " bytes");
+            }
+        } catch (QuiverException e) {
+            throw e;
+        } catch (RuntimeException | AssertionError e) {
+            throw chronicleFailure("reading page " + page + " segment 0", e);
         }
-        int segments = segmentCount(page, first);
+        if (segments == 1) {
+            return verified(page, 1, stored, first);
+        }
         byte[][] parts = new byte[segments][];
-        parts[0] = Arrays.copyOfRange(first, HEADER_BYTES, first.length);
+        parts[0] = first;
         for (int s = 1; s < segments; s++) {
             parts[s] = readEntry(page, s);
             if (parts[s] == null) {
                 throw new CorruptionException(where(page) + " misses segment " + s + " of " + segments);
             }
         }
-        return verified(page, segments, first, segments == 1 ? parts[0] : concat(parts));
+        return verified(page, segments, stored, concat(parts));
     }
 
     private static byte[] concat(byte[][] parts) {

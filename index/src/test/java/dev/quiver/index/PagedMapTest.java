@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class PagedMapTest {
     @TempDir
@@ -56,6 +57,57 @@ class PagedMapTest {
                 assertArrayEquals(blob(100_000, 10), got.get(-1 * 7919L));
                 assertEquals(1 + 4 + 1 + 1 + 1 + 1, m.entryCount(), "no stale segments left");
             }
+        }
+    }
+
+    @Test
+    void getReadsEveryPageSizeBackAfterReopen() {
+        Path f = tmp.resolve("g.cm");
+        int s = PagedMap.SEGMENT_BYTES;
+        int[] sizes = {0, 1, 7, 8, 9, 177, s - 1, s, s + 1, 2 * s, 3 * s + 5};
+        try (PagedMap m = PagedMap.open(f, "g", 100, 2048, false)) {
+            for (int i = 0; i < sizes.length; i++) {
+                m.put(1000L * i - 3, blob(sizes[i], i));
+            }
+        }
+        try (PagedMap m = PagedMap.open(f, "g", 100, 2048, false)) {
+            for (int i = 0; i < sizes.length; i++) {
+                byte[] got = m.get(1000L * i - 3);
+                assertArrayEquals(blob(sizes[i], i), got, "page of " + sizes[i] + " bytes");
+                assertNotSame(got, m.get(1000L * i - 3), "each get returns its own array");
+            }
+            assertNull(m.get(42));
+        }
+    }
+
+    /**
+     * A one-segment page is read straight into the array returned (no copy of the whole Chronicle
+     * entry, then of the blob after its header): a get allocates the blob and a small constant,
+     * well under twice the blob.
+     */
+    @Test
+    void getOfAOneSegmentPageAllocatesTheBlobOnce() {
+        var mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        assumeTrue(mx instanceof com.sun.management.ThreadMXBean tm && tm.isThreadAllocatedMemorySupported()
+                && tm.isThreadAllocatedMemoryEnabled(), "needs per-thread allocation counters");
+        var tm = (com.sun.management.ThreadMXBean) mx;
+        int n = 4096;
+        try (PagedMap m = PagedMap.open(tmp.resolve("a.cm"), "a", 100, n, false)) {
+            for (int p = 0; p < 16; p++) {
+                m.put(p, blob(n, p));
+            }
+            long sum = 0;
+            for (int i = 0; i < 2000; i++) { // warm-up
+                sum += m.get(i & 15).length;
+            }
+            int gets = 2000;
+            long before = tm.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < gets; i++) {
+                sum += m.get(i & 15).length;
+            }
+            long perGet = (tm.getCurrentThreadAllocatedBytes() - before) / gets;
+            assertEquals(4000L * n, sum);
+            assertTrue(perGet < n + n / 2, "a get of a " + n + "-byte page allocated " + perGet + " bytes");
         }
     }
 
