@@ -36,8 +36,6 @@ final class Rg1Round {
      * ({@code _first_} figures) and counts among the runs.
      */
     static final int RUNS = 5;
-    /** The longest {@link #quiesce} waits for the JIT compilers to go idle, in milliseconds. */
-    static final long SETTLE_MILLIS = 3_000;
     /** The operations in run order: the memory figures ({@code mem_<op>_...}) are taken after each. */
     static final String[] OPERATIONS = {"load", "iter", "trans", "transvar", "join", "lookup", "delete", "reopen", "snapshot"};
 
@@ -367,16 +365,11 @@ final class Rg1Round {
      * the collection ({@code mem_<op>_heap_bytes}: what the process holds live), the heap the
      * collector keeps committed after it ({@code mem_<op>_heap_committed_bytes}), the resident set
      * ({@code mem_<op>_rss_bytes}), its part that maps files ({@code mem_<op>_rss_file_bytes}) and
-     * the peak resident set so far ({@code mem_<op>_peak_rss_bytes}). Then waits, at most
-     * {@link #SETTLE_MILLIS}, until the JIT compilers have finished what is queued
-     * ({@link CompilerQueue}; {@code settle_<op>_ms}, the wait), so that a long compile of the
-     * previous operation's code does not hold the next operation's code in its first tier.
+     * the peak resident set so far ({@code mem_<op>_peak_rss_bytes}).
      */
     private void quiesce(String after) {
         System.gc();
-        long settle = CompilerQueue.awaitIdle(SETTLE_MILLIS);
         if (after != null) {
-            fig.add("settle_" + after + "_ms", settle);
             Runtime rt = Runtime.getRuntime();
             fig.add("mem_" + after + "_heap_bytes", rt.totalMemory() - rt.freeMemory());
             fig.add("mem_" + after + "_heap_committed_bytes", rt.totalMemory());
