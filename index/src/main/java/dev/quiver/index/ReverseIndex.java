@@ -53,6 +53,9 @@ public final class ReverseIndex {
     private BlockFilter filter;
     /** Lookups of one relationship's sources answered by {@link #filter} without reading a block. */
     private long lookupsSkipped;
+    /** {@link #reachInRun}'s run within one bulk lookup: its block (-1: none) and whether it was reached. */
+    private int runBlock = -1;
+    private boolean runReached;
 
     /**
      * What a lazily read block holds, known without reading it (a stored world keeps a summary of
@@ -599,18 +602,9 @@ public final class ReverseIndex {
      */
     public int entryCount(int[] targets, int from, int n, int relationship) {
         int total = 0;
-        int last = -1; // the block of the previous target (-1: none, or the index is not lazy)
-        boolean in = false; // whether that block was reached
         for (int i = 0; i < n; i++) { // every list looked up (and its size read) before any is copied
             int t = targets[from + i];
-            int b = lazyBlock(t);
-            if (b < 0 || b != last) {
-                in = reach(t, relationship);
-                last = b;
-            } else if (!in) {
-                lookupsSkipped++;
-            }
-            if (in) {
+            if (reachInRun(t, relationship, i == 0)) {
                 total += size(t);
             }
         }
@@ -618,15 +612,24 @@ public final class ReverseIndex {
     }
 
     /**
-     * The block of {@code target} when the index is lazy, else -1: the bulk lookups ask
-     * {@link #reach} once per run of targets in one block (a walk's queue holds siblings, whose
-     * indices follow each other), since until another block is touched the answer stays the same
-     * (a block reached is in memory and was the last one touched; a block the filter excluded
-     * stays unread). The filter was asked about every target twice per walk step (about 200,000
-     * times for the first RG-1 {@code (LocatedIn, n2)} after an open).
+     * {@link #reach} for the targets of one bulk lookup in turn ({@code first} for the first of
+     * them), asked once per run of targets in one block when the index is lazy (a walk's queue
+     * holds siblings, whose indices follow each other): until another block is touched the answer
+     * stays the same (a block reached is in memory and was the last one touched; a block the
+     * filter excluded stays unread), and a target skipped by its run's answer counts in
+     * {@link #lookupsSkipped} as {@link #reach} would count it. The filter was asked about every
+     * target twice per walk step (about 200,000 times for the first RG-1 {@code (LocatedIn, n2)}
+     * after an open).
      */
-    private int lazyBlock(int target) {
-        return target >= 0 && blocks.isLazy() ? target >>> shift : -1;
+    private boolean reachInRun(int target, int relationship, boolean first) {
+        int b = target >= 0 && blocks.isLazy() ? target >>> shift : -1; // -1: asked per target
+        if (first || b < 0 || b != runBlock) {
+            runReached = reach(target, relationship);
+            runBlock = b;
+        } else if (!runReached) {
+            lookupsSkipped++;
+        }
+        return runReached;
     }
 
     /**
@@ -642,18 +645,9 @@ public final class ReverseIndex {
      */
     public int sources(int[] targets, int from, int n, int relationship, int[] out, int at) {
         int w = at;
-        int last = -1; // as in entryCount: reach asked once per run of targets in one block
-        boolean in = false;
         for (int i = 0; i < n; i++) {
             int t = targets[from + i];
-            int b = lazyBlock(t);
-            if (b < 0 || b != last) {
-                in = reach(t, relationship);
-                last = b;
-            } else if (!in) {
-                lookupsSkipped++;
-            }
-            if (in) {
+            if (reachInRun(t, relationship, i == 0)) {
                 w = appendSources(t, relationship, out, w);
             }
         }
