@@ -79,7 +79,7 @@ final class LocatedCheck {
             table = tb;
             answer = ev.skip(tb) ? NONE
                 : SparseOps.perRow(tb, pair, first, false) ? GENERAL
-                : java.util.Arrays.binarySearch(tb.type(), id) >= 0 ? MATCH : NONE;
+                : tb.hasId(id) ? MATCH : NONE;
         }
         return answer;
     }
