@@ -116,17 +116,28 @@ class EntityPageNamesCopyTest {
         }
     }
 
-    @Test
-    void aCommitChangingOnlyTablesOfNamedEntitiesDecodesNoNamesSection() {
-        Path dir = tmp.resolve("tables"), decoded = tmp.resolve("tables-decoded");
+    /** Builds the same world in {@code dir} and {@code decoded}; their ids ({@link #ids}), checked equal. */
+    private static long[] twins(Path dir, Path decoded) {
         build(dir);
         build(decoded);
         long[] ids = ids(dir);
         assertArrayEquals(ids, ids(decoded));
+        return ids;
+    }
+
+    /** Uses a name in every block of holders, so that each block's names section is decoded. */
+    private static void decodeHolderNames(World w, long[] ids) {
+        for (int i = 0; i < HOLDERS; i += 1024) {
+            w.name(ids[i + 1]);
+        }
+    }
+
+    @Test
+    void aCommitChangingOnlyTablesOfNamedEntitiesDecodesNoNamesSection() {
+        Path dir = tmp.resolve("tables"), decoded = tmp.resolve("tables-decoded");
+        long[] ids = twins(dir, decoded);
         try (World w = World.open(decoded)) { // the same change with every holder block's names decoded first
-            for (int i = 0; i < HOLDERS; i += 1024) {
-                w.name(ids[i + 1]);
-            }
+            decodeHolderNames(w, ids);
             addTag(w, ids);
         }
         try (World w = World.open(dir)) {
@@ -152,15 +163,10 @@ class EntityPageNamesCopyTest {
     @Test
     void aCascadeDeleteDecodesTheNamesOfTheDoomedBlocksOnlyNotOfTheSurvivorsLosingAPair() {
         Path dir = tmp.resolve("cascade"), decoded = tmp.resolve("cascade-decoded");
-        build(dir);
-        build(decoded);
-        long[] ids = ids(dir);
-        assertArrayEquals(ids, ids(decoded));
+        long[] ids = twins(dir, decoded);
         long root = ids[HOLDERS];
         try (World w = World.open(decoded)) {
-            for (int i = 0; i < HOLDERS; i += 1024) {
-                w.name(ids[i + 1]);
-            }
+            decodeHolderNames(w, ids);
             w.delete(root);
         }
         Set<Integer> doomedBlocks = new HashSet<>();
