@@ -128,8 +128,8 @@ public final class TableResult {
 
     /**
      * {@link #captureData(ResultShape, Bindings)} for a single row of a shape with located variable
-     * sources (a join's {@code Position($y)}), a new array. The same code as the walks' capture, on
-     * purpose a method of its own: the JIT compiles the walks' capture for rows whose fields are
+     * sources (a join's {@code Position($y)}), a new array. The same data as the walks' capture
+     * (each entry written once, no clearing pass first), on purpose a method of its own: the JIT compiles the walks' capture for rows whose fields are
      * all sourced on {@code $this}, and a join's first row, with a field sourced on {@code $y},
      * would throw that compilation away (RG-1: in the join's first run, after trans and transvar).
      */
