@@ -74,6 +74,11 @@ final class Rg1Command extends BenchCommand {
         m.put("nodes", rg.nodes());
         m.put("repeat", repeat);
         fig.flat().forEach((k, v) -> m.put(k, k.endsWith("_bytes") ? (Object) Math.round((Double) v) : v));
+        // every run of the figures measured several times per repeat, in order: where the JIT
+        // compiler's progress shows (the first runs execute code of its lower tiers)
+        for (String k : new String[] {"join_ms", "lookup_ns"}) {
+            m.put(k + "_runs", fig.get(k).values());
+        }
         m.putAll(environment(loadAtStart));
         writeJson(m);
         return QuiverBench.OK;

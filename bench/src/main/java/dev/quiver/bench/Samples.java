@@ -23,6 +23,11 @@ public final class Samples {
         return size;
     }
 
+    /** The measurements in the order they were added (a copy). */
+    public double[] values() {
+        return Arrays.copyOf(values, size);
+    }
+
     /** The median (mean of the two middle values for an even count); NaN when empty. */
     public double median() {
         if (size == 0) {

@@ -57,6 +57,11 @@ class Rg1Test {
         assertEquals(9_999, j.get("delete_located_in_left").asLong());
         assertEquals(81, j.get("delete_likes_left").asLong());
         assertEquals(1_110, j.get("reopen_first_query_count").asLong());
+        // every run of join and lookup, in order: RUNS per repeat
+        for (String k : List.of("join_ms_runs", "lookup_ns_runs")) {
+            assertTrue(j.get(k).isArray() && j.get(k).size() == Rg1Round.RUNS, () -> k + " in " + j);
+            j.get(k).forEach(v -> assertTrue(v.isNumber() && v.asDouble() > 0, () -> k + " in " + j));
+        }
         assertTrue(j.get("snapshot_bytes").asLong() > 0 && j.get("disk_bytes").asLong() > 0);
         // nothing kept without --keep; the directory given stays, empty
         try (var s = Files.list(dir)) {
