@@ -144,20 +144,24 @@ public final class EntityIndex {
 
     /** True when {@code e} names an alive entity of the current generation (never a pair). */
     public boolean isAlive(long e) {
-        if (Ids.isPair(e)) {
-            return false;
-        }
         int i = Ids.index(e);
-        if (i <= 0 || i >= nextIndex) {
+        if (Ids.isPair(e) || i <= 0 || i >= nextIndex) {
             return false;
         }
-        int[] page = live[i >>> SHIFT];
-        int v = page[i & MASK];
+        int v = live[i >>> SHIFT][i & MASK];
         if ((v >>> STATE_SHIFT) == UNREAD) {
-            blocks.touch(i >>> BLOCK_SHIFT);
-            v = live[i >>> SHIFT][i & MASK];
+            v = readIn(i);
         }
         return v == (ALIVE_BITS | Ids.generation(e));
+    }
+
+    /**
+     * Reads the block of index {@code i} and returns its {@link #live} entry: the rare path of the
+     * accessors, kept out of them so that they stay small enough to inline.
+     */
+    private int readIn(int i) {
+        blocks.touch(i >>> BLOCK_SHIFT);
+        return live[i >>> SHIFT][i & MASK];
     }
 
     /** True when index {@code i} holds an alive entity. */
@@ -182,9 +186,13 @@ public final class EntityIndex {
      */
     public int get(long e, java.util.function.LongFunction<String> describe) {
         if (!isAlive(e)) {
-            throw new dev.quiver.storage.DeadEntityException("entity " + describe.apply(e) + " is not alive");
+            throw notAlive(e, describe);
         }
         return Ids.index(e);
+    }
+
+    private static dev.quiver.storage.DeadEntityException notAlive(long e, java.util.function.LongFunction<String> describe) {
+        return new dev.quiver.storage.DeadEntityException("entity " + describe.apply(e) + " is not alive");
     }
 
     /** The live id of an index (as found in a pair), or 0 when that index is not alive. */

@@ -311,6 +311,17 @@ public final class SparsePairs {
         return st().has(rel, idx, tgt);
     }
 
+    /**
+     * True when entity index {@code idx} holds {@code id} as a pair in sparse storage and its
+     * relationship is the one sparse storage was asked about last: the quick yes of a run of checks
+     * of one relationship (RG-1 lookup), which needs no test of whether the relationship is sparse
+     * (only a sparse relationship has pairs there). False says nothing more: {@code id} may be
+     * held all the same (another relationship's pair, in the table type, inherited) or not.
+     */
+    public boolean heldInLastColumn(int idx, long id) {
+        return built && Ids.isPair(id) && store.hasInLastColumn(Ids.first(id), idx, Ids.second(id));
+    }
+
     /** The target indices of {@code rel} on {@code idx}, ascending (sparse pairs only). */
     public int[] targets(int idx, int rel) {
         return st().targets(rel, idx);

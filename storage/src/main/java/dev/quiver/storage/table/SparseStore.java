@@ -94,9 +94,18 @@ public final class SparseStore {
     /** True when source {@code src} holds {@code (rel, tgt)}. */
     public boolean has(int rel, int src, int tgt) {
         Column c = column(rel);
-        if (c == null) {
-            return false;
-        }
+        return c != null && has(c, src, tgt);
+    }
+
+    /**
+     * {@link #has} when {@code rel} is the relationship whose column was asked for last (a run of
+     * checks of one relationship: no hashing), else false without looking: false says nothing.
+     */
+    public boolean hasInLastColumn(int rel, int src, int tgt) {
+        return rel == lastRel && has(lastColumn, src, tgt);
+    }
+
+    private static boolean has(Column c, int src, int tgt) {
         int f = c.get(src);
         if (f == tgt) {
             return f != 0;
