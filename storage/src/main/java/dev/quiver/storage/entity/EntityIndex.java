@@ -65,8 +65,12 @@ public final class EntityIndex {
      * holds (issue 8, load).
      */
     private int[][] live = new int[0][];
-    private int[][] tableOf = new int[0][];
-    private int[][] rowOf = new int[0][];
+    /**
+     * By entity index: where it lives, its table id in the high 32 bits and its row in the low 32
+     * ({@link #placeOf}), in one long so that locating an entity (a join's {@code $y}: table, then
+     * row) reads one cache line, not two.
+     */
+    private long[][] places = new long[0][];
     /** The entries the pages hold ({@link PagedArrays#capacity}). */
     private int capacity;
     private static final int SHIFT = PagedArrays.SHIFT, MASK = PagedArrays.MASK;
@@ -104,8 +108,7 @@ public final class EntityIndex {
     /** Forgets every entity (before a reload); the index is no longer lazy. */
     public void clear() {
         live = new int[0][];
-        tableOf = new int[0][];
-        rowOf = new int[0][];
+        places = new long[0][];
         capacity = 0;
         names = new BlockNames[0];
         packed = new byte[0][];
@@ -129,6 +132,14 @@ public final class EntityIndex {
     private static final int STATE_SHIFT = 16;
     /** {@link #live} of an alive entry of generation 0 (add the generation). */
     private static final int ALIVE_BITS = ALIVE << STATE_SHIFT;
+
+    /** The low bits of a {@link #places} entry: the row. */
+    private static final long ROW_BITS = 0xFFFF_FFFFL;
+
+    /** A {@link #places} entry: the table id high, the row low. */
+    private static long placeOf(int table, int row) {
+        return ((long) table << 32) | (row & ROW_BITS);
+    }
 
     private static int pack(byte st, int generation) {
         return (st << STATE_SHIFT) | (generation & Ids.MAX_GENERATION);
@@ -333,27 +344,27 @@ public final class EntityIndex {
     /** The id of the table holding entity index {@code i}. */
     public int table(int i) {
         touch(i);
-        return tableOf[i >>> SHIFT][i & MASK];
+        return (int) (places[i >>> SHIFT][i & MASK] >>> 32);
     }
 
     /** The entity's row in its table. */
     public int row(int i) {
         touch(i);
-        return rowOf[i >>> SHIFT][i & MASK];
+        return (int) places[i >>> SHIFT][i & MASK];
     }
 
     /** Moves entity index {@code i} to row {@code row} of its table (its entity page changes). */
     public void setRow(int i, int row) {
         touch(i);
-        rowOf[i >>> SHIFT][i & MASK] = row;
+        long[] page = places[i >>> SHIFT];
+        page[i & MASK] = (page[i & MASK] & ~ROW_BITS) | (row & ROW_BITS);
         changed(i);
     }
 
     /** Records where entity index {@code i} lives (its entity page changes). */
     public void place(int i, int table, int row) {
         touch(i);
-        tableOf[i >>> SHIFT][i & MASK] = table;
-        rowOf[i >>> SHIFT][i & MASK] = row;
+        places[i >>> SHIFT][i & MASK] = placeOf(table, row);
         changed(i);
     }
 
@@ -426,8 +437,7 @@ public final class EntityIndex {
             alive--;
         }
         live[i >>> SHIFT][i & MASK] = pack(DEAD, generationOf(live[i >>> SHIFT][i & MASK]) + 1);
-        tableOf[i >>> SHIFT][i & MASK] = 0;
-        rowOf[i >>> SHIFT][i & MASK] = -1;
+        places[i >>> SHIFT][i & MASK] = placeOf(0, -1);
         free().add(i);
     }
 
@@ -461,8 +471,7 @@ public final class EntityIndex {
     public void restoreEntry(int i, byte st, int generation, String name, int table, int row) {
         setNameEntry(i, name); // before the state changes (see revive)
         live[i >>> SHIFT][i & MASK] = pack(st, generation);
-        tableOf[i >>> SHIFT][i & MASK] = table;
-        rowOf[i >>> SHIFT][i & MASK] = row;
+        places[i >>> SHIFT][i & MASK] = placeOf(table, row);
     }
 
     /**
@@ -482,14 +491,14 @@ public final class EntityIndex {
         }
         int p = from >>> SHIFT, f = from & MASK, t = f + length; // a block lies within one page
         Arrays.fill(live[p], f, t, pack(st, generation));
-        Arrays.fill(tableOf[p], f, t, table);
-        int[] rows = rowOf[p];
+        long[] pl = places[p];
         if (st == ALIVE) {
+            long tableBits = placeOf(table, 0);
             for (int j = f, r = firstRow; j < t; j++, r++) {
-                rows[j] = r;
+                pl[j] = tableBits | (r & ROW_BITS);
             }
         } else {
-            Arrays.fill(rows, f, t, firstRow);
+            Arrays.fill(pl, f, t, placeOf(table, firstRow));
         }
     }
 
@@ -591,8 +600,7 @@ public final class EntityIndex {
         if (from < to) { // as restoreEntry(i, FREE_NEVER, 0, null, 0, 0) for each, in bulk; a block lies within one page
             int p = from >>> SHIFT, f = from & MASK, t = f + (to - from);
             Arrays.fill(live[p], f, t, pack(FREE_NEVER, 0));
-            Arrays.fill(tableOf[p], f, t, 0);
-            Arrays.fill(rowOf[p], f, t, 0);
+            Arrays.fill(places[p], f, t, placeOf(0, 0));
         }
     }
 
@@ -683,8 +691,7 @@ public final class EntityIndex {
         // time, and the doubling copies were most of what PagedArrays.grow allocated (issue 9)
         long need = n <= PagedArrays.PAGE ? Math.max(n, 1024L) : ((n + PagedArrays.MASK) & ~(long) PagedArrays.MASK);
         live = PagedArrays.grow(live, need);
-        tableOf = PagedArrays.grow(tableOf, need);
-        rowOf = PagedArrays.grow(rowOf, need);
+        places = PagedArrays.grow(places, need);
         capacity = PagedArrays.capacity(live);
         int blocks = (capacity >>> BLOCK_SHIFT) + 1;
         if (names.length < blocks) {
