@@ -112,8 +112,9 @@
  *       varint n targets in ascending order, each: varint target index minus the block's first,
  *       varint k (at least 1), k x zz delta of {@code (relationship index << 32) | source index}.
  *       Every pair has its entry, sparse pairs included (format 5): the forward sparse store
- *       ({@code table.SparseStore}) is rebuilt from these entries at load, for each relationship
- *       with DontFragment or a marker in some table type. Since format 7 a commit logs a
+ *       ({@code table.SparseStore}) is rebuilt from these entries when first used after a load,
+ *       for each relationship with DontFragment or a marker in some table type, reading only the
+ *       blocks whose summary names one of them. Since format 7 a commit logs a
  *       block's changes as a delta ({@link dev.quiver.storage.format.ReversePage#writeDelta}:
  *       varint n operations, each varint {@code (target offset << 1) | op} (0 add, 1 remove) and
  *       the zz delta of its entry from the previous operation's), replayed in order as the

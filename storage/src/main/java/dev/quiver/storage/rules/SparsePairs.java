@@ -592,7 +592,11 @@ public final class SparsePairs {
         });
     }
 
-    /** Builds the store from the reverse index (every page of it is read). */
+    /**
+     * Builds the store from the reverse index: its blocks that may hold a pair of a sparse
+     * relationship are read, one after the other (nothing else: a first sparse check or join after
+     * an open read every page of the world through the whole-index read before).
+     */
     private void build() {
         var rels = new IntOpenHashSet(pending);
         for (Table t : tables.matching(Builtin.DONT_FRAGMENT)) {
@@ -603,15 +607,11 @@ public final class SparsePairs {
         if (rels.isEmpty()) {
             return;
         }
-        for (int tgt : reverse.targets()) {
-            ReverseEntries l = reverse.get(tgt);
-            for (int i = 0; i < l.size(); i++) {
-                long en = l.getLong(i);
-                int rel = (int) (en >>> 32);
-                if (rels.contains(rel)) {
-                    store.load(rel, (int) en, tgt);
-                }
+        reverse.forEachEntry(entities.nextIndex(), rels.toIntArray(), (tgt, en) -> {
+            int rel = (int) (en >>> 32);
+            if (rels.contains(rel)) {
+                store.load(rel, (int) en, tgt);
             }
-        }
+        });
     }
 }
