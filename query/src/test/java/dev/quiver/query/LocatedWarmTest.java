@@ -19,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  * in tables whose rows are in memory: after a reopen, a join that reads no value leaves the
  * targets' tables unread (the read-ahead would otherwise read them whole), and the values read through the
  * rows are the world's, before and after the reopen, for targets in several tables (a tag moved
- * some) and in a table whose component has no field to read ahead (a tag target).
+ * some); a component whose first field is a string (no word to read: the first word field is read
+ * instead) or that has only strings is read ahead safely.
  */
 class LocatedWarmTest {
     @TempDir
@@ -65,6 +66,43 @@ class LocatedWarmTest {
                 assertFalse(tb.rowsInMemory(), () -> "a join that reads no value read the rows of " + t + "'s table");
             }
             assertEquals(expected, sumOfX(w), "after the reopen");
+        }
+    }
+
+    @Test
+    void componentsWithoutAWordFirstOrWithoutAnyAreReadAheadSafely() {
+        try (World w = World.create(tmp.resolve("s"))) {
+            w.component("Label", Schema.of("text", FieldType.STRING, "n", FieldType.I64));
+            w.component("Text", Schema.of("text", FieldType.STRING));
+            w.transaction(x -> {
+                long label = x.lookup("Label"), text = x.lookup("Text");
+                long likes = x.entity("Likes");
+                x.add(likes, Builtin.DONT_FRAGMENT);
+                long[] target = new long[TARGETS];
+                for (int i = 0; i < target.length; i++) {
+                    target[i] = x.entity("t" + i);
+                    x.set(target[i], label, new Object[] {"t" + i, (long) i});
+                    x.set(target[i], text, new Object[] {"x" + i});
+                }
+                for (int i = 0; i < HOLDERS; i++) {
+                    x.add(x.entity("h" + i), x.pair(likes, target[(i * 7) % TARGETS]));
+                }
+            });
+            long[] sum = {0};
+            long[] chars = {0};
+            Query.parse(w, "(Likes, $y), Label($y), Text($y)").forEachReused(r -> {
+                sum[0] += r.get(1, "n", Long.class);
+                chars[0] += r.get(2, "text", String.class).length();
+            });
+            long expected = 0;
+            long expectedChars = 0;
+            for (int i = 0; i < HOLDERS; i++) {
+                int t = (i * 7) % TARGETS;
+                expected += t;
+                expectedChars += ("x" + t).length();
+            }
+            assertEquals(expected, sum[0]);
+            assertEquals(expectedChars, chars[0]);
         }
     }
 

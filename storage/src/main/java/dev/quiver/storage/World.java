@@ -473,7 +473,7 @@ public final class World implements AutoCloseable {
             return true; // a run of checks of one sparse relationship: no question about the relationship
         }
         if (m.sparse.isSparsePair(id)) {
-            return m.inheritance.hasMatch(idx, id);
+            return m.sparse.has(idx, Ids.first(id), Ids.second(id)) || m.inheritance.hasMatch(idx, id);
         }
         return Types.hasMatch(m.sparse.logicalType(idx), id) || m.inheritance.hasMatch(idx, id);
     }

@@ -5,6 +5,8 @@ import dev.quiver.query.plan.OpKind;
 import dev.quiver.query.plan.Operand;
 import dev.quiver.query.plan.ResolvedTerm;
 import dev.quiver.query.plan.Step;
+import dev.quiver.storage.FieldType;
+import dev.quiver.storage.Schema;
 import dev.quiver.storage.table.Column;
 import dev.quiver.storage.table.Table;
 
@@ -40,9 +42,10 @@ final class LocatedCheck {
     private final Evaluator.Cont rest;
     private Table table;
     private int answer;
-    /** {@link #warm}'s last table and the id's column there (null: nothing to read ahead). */
+    /** {@link #warm}'s last table, the id's column there (null: nothing to read ahead) and the field it reads. */
     private Table warmTable;
     private Column warmColumn;
+    private int warmField;
     /** What {@link #warm} read, kept so that the reads are not optimized away. */
     private long warmed;
 
@@ -91,7 +94,7 @@ final class LocatedCheck {
     }
 
     /**
-     * Reads ahead the first data word of the id's column at the located targets {@code from} to
+     * Reads ahead the first word field of the id's column at the located targets {@code from} to
      * {@code to - 1} of {@code loc} (tables whose rows are all in memory only), so that the rows
      * the rest of the plan and the caller then read are in the processor's cache: the targets lie
      * at random rows, and a tight loop of independent reads overlaps their cache misses where
@@ -109,13 +112,24 @@ final class LocatedCheck {
             if (t != warmTable) {
                 warmTable = t;
                 Column c = t.rowsInMemory() ? t.column(id) : null;
-                warmColumn = c != null && c.schema().size() > 0 ? c : null;
+                warmField = c == null ? -1 : firstWordField(c.schema());
+                warmColumn = warmField < 0 ? null : c;
             }
             if (warmColumn != null) {
-                w += warmColumn.word(0, rows[i]);
+                w += warmColumn.word(warmField, rows[i]);
             }
         }
         warmed += w;
+    }
+
+    /** The first field of {@code s} stored as a word (not a string), or -1 when none. */
+    private static int firstWordField(Schema s) {
+        for (int f = 0; f < s.size(); f++) {
+            if (s.field(f).type() != FieldType.STRING) {
+                return f;
+            }
+        }
+        return -1;
     }
 
     /**
