@@ -115,13 +115,8 @@ final class Persistence {
      * default: a bulk commit adds names to every one of the 4096 buckets, so a bound makes each
      * commit of a bulk load read the forgotten buckets back (RG-1 depth 6 with a bound of 1024:
      * each of its 23 load commits reads about 3,000 buckets again, for about 60 MiB less live heap).
-     * Entity blocks: 2048 (2M entities). Forgetting an entity block frees only its names (the
-     * fixed-size arrays span every index of the world whether its blocks are read or not), yet
-     * its next touch decodes the whole page again: at 256, every commit of a 1.1M-entity world
-     * (RG-1 depth 6) left three quarters of the blocks to be decoded again by the next query that
-     * touched entities at random (a join's first run read about 800 blocks).
      */
-    static final int WRITER_ENTITY_BLOCKS = 2048, WRITER_REVERSE_BLOCKS = 512, WRITER_NAME_BUCKETS = 0; // reverse blocks of 1024 targets (format 8)
+    static final int WRITER_ENTITY_BLOCKS = 256, WRITER_REVERSE_BLOCKS = 512, WRITER_NAME_BUCKETS = 0; // reverse blocks of 1024 targets (format 8)
     private final int writerEntityBlocks = bound("quiver.writer.entityBlocks", WRITER_ENTITY_BLOCKS);
     private final int writerReverseBlocks = bound("quiver.writer.reverseBlocks", WRITER_REVERSE_BLOCKS);
     private final int writerNameBuckets = bound("quiver.writer.nameBuckets", WRITER_NAME_BUCKETS);

@@ -623,12 +623,8 @@ public final class WorldFormat {
         return parts.entities().nameBlocksDecoded();
     }
 
-    /**
-     * Entity blocks (of 1024 entities) a reader keeps decoded ({@link #boundCaches}): 2M entities.
-     * A forgotten block frees only its names (the fixed-size arrays span every index), and reading
-     * it again decodes its whole page.
-     */
-    public static final int READER_ENTITY_BLOCKS = 2048;
+    /** Entity blocks (of 1024 entities) a reader keeps decoded ({@link #boundCaches}). */
+    public static final int READER_ENTITY_BLOCKS = 256;
 
     /** Reverse blocks a reader keeps decoded ({@link #boundCaches}). */
     public static final int READER_REVERSE_BLOCKS = 512;
