@@ -5,8 +5,6 @@ import dev.quiver.query.plan.OpKind;
 import dev.quiver.query.plan.Operand;
 import dev.quiver.query.plan.ResolvedTerm;
 import dev.quiver.query.plan.Step;
-import dev.quiver.storage.FieldType;
-import dev.quiver.storage.Schema;
 import dev.quiver.storage.table.Column;
 import dev.quiver.storage.table.Table;
 
@@ -42,10 +40,9 @@ final class LocatedCheck {
     private final Evaluator.Cont rest;
     private Table table;
     private int answer;
-    /** {@link #warm}'s last table, the id's column there (null: nothing to read ahead) and the field it reads. */
+    /** {@link #warm}'s last table and the id's column there (null: nothing to read ahead). */
     private Table warmTable;
     private Column warmColumn;
-    private int warmField;
     /** What {@link #warm} read, kept so that the reads are not optimized away. */
     private long warmed;
 
@@ -94,7 +91,7 @@ final class LocatedCheck {
     }
 
     /**
-     * Reads ahead the first word field of the id's column at the located targets {@code from} to
+     * Reads ahead the id's column ({@link Column#touch}) at the located targets {@code from} to
      * {@code to - 1} of {@code loc} (tables whose rows are all in memory only), so that the rows
      * the rest of the plan and the caller then read are in the processor's cache: the targets lie
      * at random rows, and a tight loop of independent reads overlaps their cache misses where
@@ -111,25 +108,13 @@ final class LocatedCheck {
             }
             if (t != warmTable) {
                 warmTable = t;
-                Column c = t.rowsInMemory() ? t.column(id) : null;
-                warmField = c == null ? -1 : firstWordField(c.schema());
-                warmColumn = warmField < 0 ? null : c;
+                warmColumn = t.rowsInMemory() ? t.column(id) : null;
             }
             if (warmColumn != null) {
-                w += warmColumn.word(warmField, rows[i]);
+                w += warmColumn.touch(rows[i]);
             }
         }
         warmed += w;
-    }
-
-    /** The first field of {@code s} stored as a word (not a string), or -1 when none. */
-    private static int firstWordField(Schema s) {
-        for (int f = 0; f < s.size(); f++) {
-            if (s.field(f).type() != FieldType.STRING) {
-                return f;
-            }
-        }
-        return -1;
     }
 
     /**
