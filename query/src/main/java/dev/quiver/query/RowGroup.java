@@ -84,17 +84,7 @@ final class RowGroup {
 
     /** The positions of the positive entries of {@code slots}. */
     private static int[] locatedFields(int[] slots) {
-        int n = 0;
-        for (int s : slots) {
-            n += s > 0 ? 1 : 0;
-        }
-        int[] out = new int[n];
-        for (int f = 0, k = 0; f < slots.length; f++) {
-            if (slots[f] > 0) {
-                out[k++] = f;
-            }
-        }
-        return out;
+        return java.util.stream.IntStream.range(0, slots.length).filter(f -> slots[f] > 0).toArray();
     }
 
     /**

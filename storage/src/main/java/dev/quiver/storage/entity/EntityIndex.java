@@ -480,8 +480,8 @@ public final class EntityIndex {
      * which resets it to never used first, so no entry of the run has a name): each gets state
      * {@code st}, generation {@code generation} and table {@code table}; an {@link #ALIVE} run's
      * entries get the consecutive rows {@code firstRow, firstRow + 1, ...}, any other run's the row
-     * {@code firstRow} each. One bulk operation per run (two fills and one loop), not one call
-     * per entry: a block of entities created together is a few runs.
+     * {@code firstRow} each. One bulk operation per run (a fill of the states, a fill or a loop of
+     * the places), not one call per entry: a block of entities created together is a few runs.
      *
      * @throws IllegalArgumentException when the run is empty or does not lie within one block
      */
