@@ -514,15 +514,26 @@ public final class ReverseIndex {
         boolean lazy = blocks.isLazy();
         int size = lazy ? 1 << shift : SLICE;
         for (int from = 0; from < end; from += size) {
-            int b = from >>> shift;
-            if (lazy && !blocks.isLoaded(b) && filter != null && !mayHoldAny(b, relationships)) {
-                lookupsSkipped++;
-                continue;
+            if (lazy) {
+                int b = from >>> shift;
+                if (!blocks.isLoaded(b) && filter != null && !mayHoldAny(b, relationships)) {
+                    lookupsSkipped++;
+                    continue;
+                }
+                blocks.touch(b);
             }
             for (int t = from, to = Math.min(end, from + size); t < to; t++) {
-                ReverseEntries l = get(t); // its block read by the first of them
-                for (int k = 0, n = l == null ? 0 : l.size(); k < n; k++) {
-                    action.accept(t, l.getLong(k));
+                FlatReverseBlock f = flat(t);
+                if (f != null) {
+                    int i = t & (SLICE - 1);
+                    for (int k = f.start[i], n = f.start[i + 1]; k < n; k++) {
+                        action.accept(t, f.entries[k]);
+                    }
+                } else {
+                    LongArrayList l = list(t);
+                    for (int k = 0, n = l == null ? 0 : l.size(); k < n; k++) {
+                        action.accept(t, l.getLong(k));
+                    }
                 }
             }
         }
