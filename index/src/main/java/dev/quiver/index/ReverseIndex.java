@@ -493,61 +493,6 @@ public final class ReverseIndex {
         return targets;
     }
 
-    /** What {@link #forEachEntry} hands out: one entry pointing at {@code target}. */
-    @FunctionalInterface
-    public interface EntryAction {
-        /** @param entry the relationship index in the high 32 bits, the source index in the low */
-        void accept(int target, long entry);
-    }
-
-    /**
-     * Calls {@code action} with every entry of the targets below {@code end}, in target order.
-     * Unlike the whole-index methods, a lazy index is not read whole first: its blocks are touched
-     * one after the other (within the budget, as any lookup touches them), and a block not in
-     * memory that the filter says holds none of {@code relationships} is not read (its entries,
-     * of other relationships, are then not handed out).
-     *
-     * @param end           one past the highest target to visit (the entity index's next index)
-     * @param relationships the relationship indices whose entries are wanted (the filter's question)
-     */
-    public void forEachEntry(int end, int[] relationships, EntryAction action) {
-        boolean lazy = blocks.isLazy();
-        int size = lazy ? 1 << shift : SLICE;
-        for (int from = 0; from < end; from += size) {
-            if (lazy) {
-                int b = from >>> shift;
-                if (!blocks.isLoaded(b) && filter != null && !mayHoldAny(b, relationships)) {
-                    lookupsSkipped++;
-                    continue;
-                }
-                blocks.touch(b);
-            }
-            for (int t = from, to = Math.min(end, from + size); t < to; t++) {
-                FlatReverseBlock f = flat(t);
-                if (f != null) {
-                    int i = t & (SLICE - 1);
-                    for (int k = f.start[i], n = f.start[i + 1]; k < n; k++) {
-                        action.accept(t, f.entries[k]);
-                    }
-                } else {
-                    LongArrayList l = list(t);
-                    for (int k = 0, n = l == null ? 0 : l.size(); k < n; k++) {
-                        action.accept(t, l.getLong(k));
-                    }
-                }
-            }
-        }
-    }
-
-    private boolean mayHoldAny(int block, int[] relationships) {
-        for (int r : relationships) {
-            if (filter.mayHold(block, r)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** The targets with at least one entry, in index order (a lazy index reads every block first). */
     public IntArrayList targets() {
         blocks.requireAll("targets");

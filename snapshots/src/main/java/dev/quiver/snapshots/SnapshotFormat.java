@@ -1,7 +1,7 @@
 package dev.quiver.snapshots;
 
 /**
- * The byte layout of a snapshot file, format version 12. All integers are big-endian. The page
+ * The byte layout of a snapshot file, format version 13. All integers are big-endian. The page
  * records carry the world's own pages, so the version follows the world's page format: version 1
  * held world-format-1 pages (a types page and row pages per table), version 2 world-format-2
  * pages (tables 64 to a page), version 3 world-format-3 pages (varint encodings, LZ4), version 4
@@ -17,13 +17,14 @@ package dev.quiver.snapshots;
  * the world's WAL, one names delta per commit, and its meta page says 9), version 10 world-format-10
  * pages (with the summary pages of the reverse blocks, keys from 2^32 on), version 11
  * world-format-11 pages (entity pages with their names in a section after the entries), version 12
- * world-format-12 pages (entity pages with their entries as runs). A snapshot of another version is
+ * world-format-12 pages (entity pages with their entries as runs), version 13 world-format-13
+ * pages (with the {@code sparse} pages: the forward half of the non-fragmenting pairs). A snapshot of another version is
  * refused by name; restore it with the build that
  * wrote it, or load its export.
  *
  * <pre>
  * header   6 bytes  magic, ASCII "QVSNAP"
- *          int32    format version (12)
+ *          int32    format version (13)
  * record   byte     'P' (0x50)
  *  (each   uint16   length n of the map name, 1..{@value #MAX_MAP_NAME_BYTES}
  *   page)  n bytes  map name, UTF-8
@@ -47,7 +48,7 @@ final class SnapshotFormat {
     static final byte[] MAGIC = {'Q', 'V', 'S', 'N', 'A', 'P'};
 
     /** The format version this build reads and writes. */
-    static final int VERSION = 12;
+    static final int VERSION = 13;
 
     /** Header size: magic and version. */
     static final int HEADER_BYTES = MAGIC.length + 4;

@@ -14,7 +14,9 @@ package dev.quiver.storage;
  * @param rowPages               row pages decoded
  * @param entityNameSections     names sections of entity pages decoded (format 11: an entity
  *                               page's names are decoded on the first use of one of them)
+ * @param sparsePages            sparse pages (one relationship's pairs of 1024 sources, page
+ *                               format 13) decoded
  */
 public record PageReads(long entityPages, long reversePages, long reverseLookupsSkipped, long reverseSummaryPages,
-                        long namePages, long rowPages, long entityNameSections) {
+                        long namePages, long rowPages, long entityNameSections, long sparsePages) {
 }

@@ -23,7 +23,7 @@ final class Persistence {
     private final WorldParts parts;
     private final WorldFormat format;
     private final Changes changes;
-    /** The sparse pairs' forward store: not paged, rebuilt from the reverse index at load. */
+    /** The sparse pairs (their forward store is paged: {@link WorldParts#sparse}). */
     private final dev.quiver.storage.rules.SparsePairs sparse;
 
     Persistence(Store store, WorldParts parts, WorldFormat format, Changes changes,
@@ -147,6 +147,7 @@ final class Persistence {
         parts.reverse().clear();
         parts.schemas().clear();
         parts.tables().clear();
+        parts.sparse().clear();
         format.clear();
         format.load(committed(), store.dir.toString());
         if (store.isReadOnly()) { // a reader's pages never change: keep only the working set decoded
@@ -154,7 +155,7 @@ final class Persistence {
         } else {
             bound();
         }
-        sparse.rebuild();
+        sparse.reloaded();
     }
 
     /** Drops the tables the transaction emptied, then writes the pages its changes touched (one WAL record). */

@@ -159,9 +159,6 @@ public final class World implements AutoCloseable {
     /** Like {@link #transaction(Consumer)}, returning the body's result. */
     public <T> T transactionResult(Function<World, T> body) {
         ensureOpen();
-        if (!readOnly) {
-            m.sparse.ensureBuilt(); // before any change: built from the committed reverse index
-        }
         return tx.run(() -> body.apply(this), this::checkWritable);
     }
 
@@ -740,7 +737,7 @@ public final class World implements AutoCloseable {
         ensureOpen();
         WorldFormat f = m.format;
         return new PageReads(f.entityBlocksRead(), f.reverseBlocksRead(), f.reverseLookupsSkipped(), f.reverseSummariesRead(),
-                f.nameBucketsRead(), f.rowPagesRead(), f.entityNameBlocksDecoded());
+                f.nameBucketsRead(), f.rowPagesRead(), f.entityNameBlocksDecoded(), f.sparseBlocksRead());
     }
 
     /**

@@ -21,6 +21,7 @@ import dev.quiver.storage.rules.Validators;
 import dev.quiver.storage.rules.Values;
 import dev.quiver.storage.table.Schemas;
 import dev.quiver.storage.table.TableMoves;
+import dev.quiver.storage.table.SparseStore;
 import dev.quiver.storage.table.TableSet;
 import dev.quiver.storage.tx.Changes;
 
@@ -37,6 +38,7 @@ final class WorldModel {
     final EntityIndex entities = new EntityIndex(changes);
     final EntityNames names = new EntityNames(entities, changes);
     final ReverseIndex reverse = new ReverseIndex();
+    final SparseStore sparseStore = new SparseStore();
     final Schemas schemas;
     final TableSet tables;
     final Traits traits;
@@ -78,7 +80,7 @@ final class WorldModel {
         rules.setInstantiation(prefabs);
         cleanup = new Cleanup(entities, tables, moves, reverse, names, schemas, traits, paths, changes);
         fieldReads = new FieldReads(values, paths);
-        sparse = new SparsePairs(entities, tables, moves, reverse, traits, schemas, paths, names);
+        sparse = new SparsePairs(entities, tables, moves, reverse, traits, schemas, paths, names, sparseStore);
         toggles = new Toggles(entities, tables, moves, traits, paths, changes, hierarchy, schemas, sparse);
         rules.setToggles(toggles);
         paths.setSparse(sparse);
@@ -87,7 +89,7 @@ final class WorldModel {
         rules.setSparse(sparse);
         cleanup.setSparse(sparse);
         inheritance.setSparse(sparse);
-        parts = new WorldParts(entities, names, tables, schemas, reverse);
+        parts = new WorldParts(entities, names, tables, schemas, reverse, sparseStore);
         format = new WorldFormat(parts);
         checker = new Checker(parts, paths, format, sparse);
     }

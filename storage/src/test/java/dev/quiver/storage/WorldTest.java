@@ -241,7 +241,7 @@ class WorldTest {
         }
         Files.writeString(dir.resolve("FORMAT"), "quiver world format 1\n");
         WorldFormatException e = assertThrows(WorldFormatException.class, () -> World.open(dir));
-        assertTrue(e.getMessage().contains("format 1") && e.getMessage().contains("format 4"), e.getMessage());
+        assertTrue(e.getMessage().contains("format 1") && e.getMessage().contains("format 5"), e.getMessage());
         assertEquals("quiver world format 1\n", Files.readString(dir.resolve("FORMAT")));
     }
 

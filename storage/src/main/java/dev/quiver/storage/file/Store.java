@@ -63,17 +63,18 @@ import java.util.stream.Stream;
  */
 public final class Store implements AutoCloseable {
     /**
-     * The directory format, written to {@code FORMAT}. 4: sealed generations, manifests and a WAL.
+     * The directory format, written to {@code FORMAT}. 5: a ninth page family ({@code sparse}, page
+     * format 13), so a generation file's directory lists nine families. 4: sealed generations, manifests and a WAL.
      * 3: one Chronicle Map file per page family written in place, a journal, sessions. The page
      * blobs themselves, and so snapshots, keep the page format of
      * {@code dev.quiver.storage.format.WorldFormat#VERSION}.
      */
-    static final int FORMAT_VERSION = 4;
+    static final int FORMAT_VERSION = 5;
     /**
      * The page families, in map-id order: the storage format's page families
      * ({@code WorldFormat.MAP_NAMES}; the layering test holds the two lists equal).
      */
-    public static final String[] MAP_NAMES = {"meta", "schemas", "entities", "tables", "rows", "components", "reverse", "names"};
+    public static final String[] MAP_NAMES = {"meta", "schemas", "entities", "tables", "rows", "components", "reverse", "names", "sparse"};
     /** WAL size past which a commit checkpoints, in bytes. */
     private static final long CHECKPOINT_BYTES = 64L << 20;
     /** Deltas above the base past which a checkpoint merges everything into a new base. */

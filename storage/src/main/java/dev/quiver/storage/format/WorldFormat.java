@@ -74,15 +74,21 @@ public final class WorldFormat {
      * page's entries are runs (one state, generation and table, consecutive rows), read as a few
      * fills per block instead of one decode and one call per entity; a build of format 11 would
      * read a run as one entry.
+     * 13 (open in place for non-fragmenting relationships): {@code sparse} pages ({@link SparsePage},
+     * family 8) hold the forward half of the sparse pairs, by relationship and block of 1024
+     * sources, read when a source is first asked about; before, the first sparse check after an
+     * open rebuilt every sparse pair from the reverse pages. A format-12 world has no such pages
+     * (and its generation files one family less).
      */
-    public static final int VERSION = 12;
+    public static final int VERSION = 13;
     /**
      * Page families, in map-id order (the id is part of every stored key, so it never changes).
      * {@code components} ({@link #COMPONENTS}) is retired since version 4: no page of it is written
      * or expected, and one found in a world is reported by the checker.
      */
-    public static final String[] MAP_NAMES = {"meta", "schemas", "entities", "tables", "rows", "components", "reverse", "names"};
-    public static final int META = 0, SCHEMAS = 1, ENTITIES = 2, TABLES = 3, ROWS = 4, COMPONENTS = 5, REVERSE = 6, NAMES = 7;
+    public static final String[] MAP_NAMES = {"meta", "schemas", "entities", "tables", "rows", "components", "reverse", "names", "sparse"};
+    public static final int META = 0, SCHEMAS = 1, ENTITIES = 2, TABLES = 3, ROWS = 4, COMPONENTS = 5, REVERSE = 6, NAMES = 7,
+            SPARSE = 8;
     /**
      * The key of a family delta image ({@link PageImage#delta()}): the changes of one commit to many
      * pages of its family (the file layer's {@code Journal.FAMILY_DELTA}, the same value).
@@ -145,6 +151,7 @@ public final class WorldFormat {
         for (int k : c.wholeTargetBlocks()) {
             dirty[REVERSE].add(k);
         }
+        parts.sparse().forEachChangedBlock((rel, b) -> dirty[SPARSE].add(SparsePage.key(rel, b)));
         // tables: a group page holds the tables' types and their inline rows; a table whose rows
         // move between inline and row pages gets every row page written (or removed)
         for (int id : c.tables()) {
@@ -322,6 +329,9 @@ public final class WorldFormat {
             case NAMES:
                 any = NamePage.write(parts, key, w);
                 break;
+            case SPARSE:
+                any = SparsePage.write(parts.sparse(), key, w);
+                break;
             default:
                 throw new IllegalArgumentException("map " + map);
         }
@@ -357,6 +367,32 @@ public final class WorldFormat {
         summary.lazy(src);
         parts.reverse().lazy(ReversePage.SHIFT, reverseLoader(src), this::readEverything, summary);
         parts.names().lazy(nameLoader(src), this::readEverything);
+        parts.sparse().lazy((rel, b) -> {
+            long key = SparsePage.key(rel, b);
+            return readPage(src, SPARSE, key, page -> SparsePage.read(parts.sparse(), key, page));
+        }, parts.entities().nextIndex(), markedRelationships(parts.tables()));
+    }
+
+    /**
+     * The relationship indices whose sparse marker {@code (R, *)} some non-empty table holds: the
+     * ones {@code sparse} pages may exist for (every holder of a sparse pair holds the marker).
+     */
+    private static int[] markedRelationships(TableSet tables) {
+        var rels = new IntOpenHashSet();
+        tables.forEach(t -> {
+            if (t.count() == 0) {
+                return;
+            }
+            for (long x : t.type()) {
+                if (!dev.quiver.index.Ids.isPair(x)) {
+                    break;
+                }
+                if (dev.quiver.storage.table.Types.isMarker(x)) {
+                    rels.add(dev.quiver.index.Ids.first(x));
+                }
+            }
+        });
+        return rels.toIntArray();
     }
 
     private java.util.function.IntConsumer entityLoader(PageSource src) {
@@ -472,13 +508,14 @@ public final class WorldFormat {
 
     /**
      * Reads page {@code key} of {@code map} from {@code src} (opened) into memory through
-     * {@code reader}, if the page exists; a corruption it finds names the family and key.
+     * {@code reader}, if the page exists (then true); a corruption it finds names the family and key.
      */
-    private static void readPage(PageSource src, int map, long key, java.util.function.Consumer<byte[]> reader) {
+    private static boolean readPage(PageSource src, int map, long key, java.util.function.Consumer<byte[]> reader) {
         byte[] page = src.get(map, key);
         if (page != null) {
             decodePage(map, key, page, reader);
         }
+        return page != null;
     }
 
     /** Decodes {@code page}, page {@code key} of {@code map}, through {@code reader}; a corruption it finds names the family and key. */
@@ -507,6 +544,7 @@ public final class WorldFormat {
             }
         });
         readRest(NAMES, parts.names().blocks(), (k, b) -> NamePage.read(parts.names(), k, b));
+        parts.sparse().readAll();
     }
 
     /** Reads the pages of {@code map} that {@code blocks} does not hold yet, then ends its laziness. */
@@ -567,6 +605,11 @@ public final class WorldFormat {
             }
         }
         return out;
+    }
+
+    /** Sparse pages decoded since the world was read. */
+    public long sparseBlocksRead() {
+        return parts.sparse().blocksRead();
     }
 
     /** Name buckets in memory (read or marked), since the world was read. */
@@ -717,6 +760,13 @@ public final class WorldFormat {
                 for (int b = 0; b < EntityNames.BUCKETS; b++) {
                     if (!parts.names().bucketEmpty(b)) {
                         out.add(b);
+                    }
+                }
+                break;
+            case SPARSE:
+                for (int rel : parts.sparse().columns()) {
+                    for (int b : parts.sparse().heldBlocks(rel)) {
+                        out.add(SparsePage.key(rel, b));
                     }
                 }
                 break;

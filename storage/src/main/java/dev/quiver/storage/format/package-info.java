@@ -111,10 +111,8 @@
  *   <li>{@code reverse}, key = target index / 1024 (format 8; / 64 before) ({@link dev.quiver.storage.format.ReversePage}):
  *       varint n targets in ascending order, each: varint target index minus the block's first,
  *       varint k (at least 1), k x zz delta of {@code (relationship index << 32) | source index}.
- *       Every pair has its entry, sparse pairs included (format 5): the forward sparse store
- *       ({@code table.SparseStore}) is rebuilt from these entries when first used after a load,
- *       for each relationship with DontFragment or a marker in some table type, reading only the
- *       blocks whose summary names one of them. Since format 7 a commit logs a
+ *       Every pair has its entry, sparse pairs included (format 5); the forward half of the
+ *       sparse pairs has pages of its own since format 13 ({@code sparse}, below). Since format 7 a commit logs a
  *       block's changes as a delta ({@link dev.quiver.storage.format.ReversePage#writeDelta}:
  *       varint n operations, each varint {@code (target offset << 1) | op} (0 add, 1 remove) and
  *       the zz delta of its entry from the previous operation's), replayed in order as the
@@ -144,13 +142,25 @@
  *       12 bits must be the bucket, so that a bucket is read without any entity page. The name is
  *       the {@code entities} page's: a lookup compares it for the entry whose parent and hash
  *       match; that every entry's hash is its name's is the checker's.</li>
+ *   <li>{@code sparse}, key = (relationship index &lt;&lt; 22) | source index / 1024 (format 13;
+ *       family 8) ({@link dev.quiver.storage.format.SparsePage}): the forward half of a
+ *       non-fragmenting relationship's pairs ({@code table.SparseStore}) for 1024 sources: varint n
+ *       sources (1 to 1024) ascending, each: varint its offset in the block minus the previous
+ *       one's minus 1 (the first from -1), zz its first (smallest) target index minus the previous
+ *       source's first target (the first from 0), varint m further targets, m x varint the target
+ *       minus the previous one minus 1. A page exists for each block where some source holds a pair
+ *       of the relationship; a commit writes whole the pages of the blocks whose pairs it changed.
+ *       After an open a relationship whose marker {@code (R, *)} some non-empty table holds reads
+ *       a block's page when one of its sources is first asked about or changed (before format 13
+ *       the first sparse check rebuilt every sparse pair from the reverse pages). That the forward
+ *       and reverse pairs agree is the checker's.</li>
  * </ul>
  * Every reader checks each count and length against the bytes that remain before allocating, and
  * that nothing follows the last entry.
  *
  * <h2>Reading in place</h2>
  * Opening a world reads the meta, schema and table pages; the {@code entities}, {@code rows},
- * {@code reverse} and {@code names} pages are read one at a time when a lookup, a walk or a change
+ * {@code reverse}, {@code names} and {@code sparse} pages are read one at a time when a lookup, a walk or a change
  * first touches them (the writer reads a page before changing it, so its in-memory copy and the
  * committed page agree until the commit). A reader keeps a bounded number of them decoded,
  * forgetting the oldest first. The checker and the snapshot writer read every page. What a first

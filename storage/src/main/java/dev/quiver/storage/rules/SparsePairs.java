@@ -14,7 +14,6 @@ import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.TableMoves;
 import dev.quiver.storage.table.TableSet;
 import dev.quiver.storage.table.Types;
-import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 import java.util.ArrayList;
@@ -28,8 +27,8 @@ import java.util.Arrays;
  * it), or when the automatic choice switched it: then some table holds its marker. Its pairs
  * {@code (R, T)} are not in table types: the holder's table holds the marker {@code (R, *)}
  * ({@link Types#marker}) once, whatever the targets, the targets live in the {@link SparseStore}
- * (by source) and in the reverse index (by target), which persists them; the store is rebuilt from
- * the reverse index at load ({@link #rebuild}).
+ * (by source) and in the reverse index (by target), both persisted; after a load the store reads
+ * its pages when a source is first asked about ({@link #rebuild}).
  *
  * <p>Only user relationships whose pairs carry no data, and ChildOf (issue 8 section 5: Exclusive,
  * so one parent per entity, in the flat first-target array), are sparse; IsA and every other
@@ -60,11 +59,7 @@ public final class SparsePairs {
     private final Schemas schemas;
     private final Paths paths;
     private final EntityNames names;
-    private final SparseStore store = new SparseStore();
-    /** False after a load until the store is first needed ({@link #rebuild} is lazy: open reads no reverse page for it). */
-    private boolean built = true;
-    /** While not built: the relationships whose markers some non-empty table holds (they are in use). */
-    private IntOpenHashSet pending = new IntOpenHashSet();
+    private final SparseStore store;
     private final Mode mode;
     private final int threshold;
     /**
@@ -79,7 +74,8 @@ public final class SparsePairs {
     private int epoch;
 
     public SparsePairs(EntityIndex entities, TableSet tables, TableMoves moves, ReverseIndex reverse, Traits traits,
-                       Schemas schemas, Paths paths, EntityNames names) {
+                       Schemas schemas, Paths paths, EntityNames names, SparseStore store) {
+        this.store = store;
         this.entities = entities;
         this.names = names;
         this.tables = tables;
@@ -106,24 +102,12 @@ public final class SparsePairs {
         return mode;
     }
 
-    /** The forward store (read side for queries and the checker), built first when a load left it to build. */
+    /** The forward store (read side for queries and the checker; it reads its pages when first touched). */
     public SparseStore store() {
-        return st();
-    }
-
-    /**
-     * Builds the forward store now if {@link #rebuild} left it to build. A write transaction calls
-     * this before it changes anything, so the store is never built from a half-changed reverse index.
-     */
-    public void ensureBuilt() {
-        st();
+        return store;
     }
 
     private SparseStore st() {
-        if (!built) {
-            built = true;
-            build();
-        }
         return store;
     }
 
@@ -145,8 +129,7 @@ public final class SparsePairs {
         if (!mayBeSparse(rel) || !entities.isAliveIndex(rel)) {
             return false;
         }
-        // before the store is built (after a load), the markers in the tables tell the same
-        return (built ? store.inUse(rel) : pending.contains(rel)) || traits.has(rel, Builtin.DONT_FRAGMENT);
+        return store.inUse(rel) || traits.has(rel, Builtin.DONT_FRAGMENT);
     }
 
     /**
@@ -319,7 +302,7 @@ public final class SparsePairs {
      * held all the same (another relationship's pair, in the table type, inherited) or not.
      */
     public boolean heldInLastColumn(int idx, long id) {
-        return built && Ids.isPair(id) && store.hasInLastColumn(Ids.first(id), idx, Ids.second(id));
+        return Ids.isPair(id) && store.hasInLastColumn(Ids.first(id), idx, Ids.second(id));
     }
 
     /** The target indices of {@code rel} on {@code idx}, ascending (sparse pairs only). */
@@ -567,51 +550,11 @@ public final class SparsePairs {
     }
 
     /**
-     * Forgets the store after a load; it is rebuilt from the reverse index when first needed
-     * ({@link #store()}, a write transaction, a lookup of a sparse pair): the entries of every
-     * relationship that is sparse (DontFragment, or a marker in some table type). Until then,
-     * which relationships are in use comes from the markers, so that an open reads no reverse page.
+     * After a load: the sparse pairs' versions start over. The store itself was cleared and made
+     * lazy by the page format (it reads a block's page when one of its sources is first asked
+     * about), so an open reads no page for it.
      */
-    public void rebuild() {
+    public void reloaded() {
         forgetChildOfChanges();
-        store.clear();
-        built = false;
-        pending = new IntOpenHashSet();
-        tables.forEach(t -> {
-            if (t.count() == 0) {
-                return;
-            }
-            for (long x : t.type()) {
-                if (!Ids.isPair(x)) {
-                    break;
-                }
-                if (Types.isMarker(x)) {
-                    pending.add(Ids.first(x));
-                }
-            }
-        });
-    }
-
-    /**
-     * Builds the store from the reverse index: its blocks that may hold a pair of a sparse
-     * relationship are read, one after the other (nothing else: a first sparse check or join after
-     * an open read every page of the world through the whole-index read before).
-     */
-    private void build() {
-        var rels = new IntOpenHashSet(pending);
-        for (Table t : tables.matching(Builtin.DONT_FRAGMENT)) {
-            for (int r = 0; r < t.count(); r++) {
-                rels.add(Ids.index(t.entity(r)));
-            }
-        }
-        if (rels.isEmpty()) {
-            return;
-        }
-        reverse.forEachEntry(entities.nextIndex(), rels.toIntArray(), (tgt, en) -> {
-            int rel = (int) (en >>> 32);
-            if (rels.contains(rel)) {
-                store.load(rel, (int) en, tgt);
-            }
-        });
     }
 }

@@ -18,23 +18,106 @@ import java.util.Arrays;
  * {@code has(e, (R, T))} for a source with one target is two array reads; a source with several targets keeps the others, ascending, in an overflow map. Targets of
  * one source are returned ascending, which is the order pairs take in a type.
  *
+ * <p>Persisted (page format 13) as {@code sparse} pages, one per relationship and block of
+ * {@value #BLOCK} source indices ({@code format.SparsePage}). A world read from pages makes the
+ * columns of the relationships in use lazy ({@link #lazy}, {@link #lazyColumns}): a block's page
+ * is read the first time one of its sources is asked about (or changed), so a first sparse check
+ * after an open reads one page, not the world; blocks read stay in memory (an {@code int} per
+ * source, like the entity index's flat arrays).
+ *
  * <p>Changes made inside a transaction are logged so that a refused transaction can be undone
- * ({@link #undo}); {@link #commit} forgets the log. The store is not persisted by itself: it is
- * rebuilt from the reverse index when a world is loaded. Not thread-safe.
+ * ({@link #undo}) and so that a commit knows the pages it changed ({@link #forEachChangedBlock});
+ * {@link #commit} forgets the log. Not thread-safe.
  */
 public final class SparseStore {
     private static final int[] NONE = new int[0];
+    private static final long[] NO_BITS = new long[0];
     private static final int SHIFT = PagedArrays.SHIFT, MASK = PagedArrays.MASK;
+    /** log2 of the source indices of one persisted block ({@code sparse} page). */
+    public static final int BLOCK_SHIFT = 10;
+    /** Source indices of one persisted block. */
+    public static final int BLOCK = 1 << BLOCK_SHIFT;
 
-    private static final class Column {
+    /** Reads committed forward pages into a store. */
+    @FunctionalInterface
+    public interface BlockReader {
+        /**
+         * Reads the committed page of relationship index {@code rel} and source block {@code block}
+         * into the store through {@link SparseStore#load}; nothing when there is no such page.
+         *
+         * @return true when the page exists (it was read)
+         */
+        boolean read(int rel, int block);
+    }
+
+    /** Where lazy columns read their blocks (null: the store was built in memory, nothing to read). */
+    private BlockReader reader;
+    /** Blocks (of {@link #BLOCK} sources) that committed pages may hold: those below the committed next entity index. */
+    private int committedBlocks;
+    /** Pages read since the store was made lazy. */
+    private long blocksRead;
+
+    private final class Column {
+        final int rel;
         /** By source index: its smallest target index (0: none); {@link #capacity} sources fit. */
         int[][] first = new int[0][];
         int capacity;
         final Int2ObjectOpenHashMap<int[]> more = new Int2ObjectOpenHashMap<>();
+        /** Sources with a target among the blocks read. */
         int holders;
+        /** One bit per block whose committed page is not read yet; blocks from {@link #unreadLimit} on are read. */
+        long[] unread = NO_BITS;
+        /** 0 once every block is read: a lookup then tests one bound. */
+        int unreadLimit;
+        int unreadCount;
+
+        Column(int rel) {
+            this.rel = rel;
+        }
 
         int get(int src) {
+            int b = src >>> BLOCK_SHIFT;
+            if (b < unreadLimit && (unread[b >>> 6] & (1L << b)) != 0) {
+                read(b);
+            }
             return src < capacity ? first[src >>> SHIFT][src & MASK] : 0;
+        }
+
+        /** Reads block {@code b}'s committed page (its bit is set). */
+        void read(int b) {
+            unread[b >>> 6] &= ~(1L << b); // first: loading the page's pairs looks its sources up
+            if (--unreadCount == 0) {
+                unreadLimit = 0;
+            }
+            try {
+                if (reader.read(rel, b)) {
+                    blocksRead++;
+                }
+            } catch (RuntimeException | Error e) {
+                unread[b >>> 6] |= 1L << b; // read again (and fail again) rather than answer from part of it
+                unreadCount++;
+                unreadLimit = committedBlocks;
+                throw e;
+            }
+        }
+
+        /** Reads every block not read yet. */
+        void readAll() {
+            for (int b = 0; b < unreadLimit; b++) {
+                if ((unread[b >>> 6] & (1L << b)) != 0) {
+                    read(b);
+                }
+            }
+        }
+
+        /** True when some source holds a target: read blocks until one does (or all are read). */
+        boolean inUse() {
+            for (int b = 0; holders == 0 && b < unreadLimit; b++) {
+                if ((unread[b >>> 6] & (1L << b)) != 0) {
+                    read(b);
+                }
+            }
+            return holders > 0;
         }
 
         void set(int src, int tgt) {
@@ -66,17 +149,20 @@ public final class SparseStore {
         return c;
     }
 
-    /** True when relationship index {@code rel} has some sparse pair. */
+    /**
+     * True when relationship index {@code rel} has some sparse pair (a lazy column whose blocks
+     * read hold none reads more until one does).
+     */
     public boolean inUse(int rel) {
         Column c = column(rel);
-        return c != null && c.holders > 0;
+        return c != null && (c.holders > 0 || c.inUse());
     }
 
     /** The relationship indices that have sparse pairs. */
     public int[] relationships() {
         var out = new IntArrayList();
         for (var en : byRel.int2ObjectEntrySet()) {
-            if (en.getValue().holders > 0) {
+            if (en.getValue().holders > 0 || en.getValue().inUse()) {
                 out.add(en.getIntKey());
             }
         }
@@ -127,6 +213,13 @@ public final class SparseStore {
         Column c = column(rel);
         int[][] first = c == null ? new int[0][] : c.first;
         int capacity = c == null ? 0 : c.capacity;
+        if (c != null && c.unreadLimit > 0) {
+            for (int i = 0; i < n; i++) {
+                c.get(dev.quiver.index.Ids.index(sources[from + i])); // reads the blocks not read yet
+            }
+            first = c.first;
+            capacity = c.capacity;
+        }
         boolean overflow = c != null && !c.more.isEmpty();
         for (int i = 0; i < n; i++) {
             int src = dev.quiver.index.Ids.index(sources[from + i]);
@@ -141,7 +234,7 @@ public final class SparseStore {
      */
     public int[] more(int rel, int src) {
         Column c = column(rel);
-        return c == null ? null : c.more.get(src);
+        return c == null || c.get(src) == 0 ? null : c.more.get(src);
     }
 
     /** The target indices of {@code (rel, T)} on source {@code src}, ascending (empty when none). */
@@ -161,10 +254,11 @@ public final class SparseStore {
         return out;
     }
 
-    /** Number of sparse pairs of every relationship. */
+    /** Number of sparse pairs of every relationship (reads every block not read yet). */
     public long pairCount() {
         long n = 0;
         for (Column c : byRel.values()) {
+            c.readAll();
             for (int s = 0; s < c.capacity; s++) {
                 if (c.first[s >>> SHIFT][s & MASK] != 0) {
                     int[] m = c.more.get(s);
@@ -213,12 +307,16 @@ public final class SparseStore {
         if (tgt == 0) {
             throw new IllegalArgumentException("target index 0");
         }
-        Column c = byRel.computeIfAbsent(rel, k -> new Column());
+        Column c = column(rel);
+        if (c == null) {
+            c = new Column(rel);
+            byRel.put(rel, c);
+        }
+        int f = c.get(src); // reads its block first when not read yet
         if (src >= c.capacity) {
             c.first = PagedArrays.grow(c.first, src + 1L); // copies no full page
             c.capacity = PagedArrays.capacity(c.first);
         }
-        int f = c.get(src);
         if (f == 0) {
             c.set(src, tgt);
             c.holders++;
@@ -287,12 +385,13 @@ public final class SparseStore {
         return all;
     }
 
-    /** Calls {@code action(src, tgt)} for every pair of {@code rel}. */
+    /** Calls {@code action(src, tgt)} for every pair of {@code rel} (reads every block not read yet). */
     public void forEach(int rel, PairConsumer action) {
         Column c = column(rel);
         if (c == null) {
             return;
         }
+        c.readAll();
         for (int s = 0; s < c.capacity; s++) {
             if (c.get(s) != 0) {
                 for (int t : targets(rel, s)) {
@@ -308,9 +407,93 @@ public final class SparseStore {
         void accept(int source, int target);
     }
 
-    /** Adds a pair while loading (not logged). */
+    /** Adds a pair while reading a page (not logged: the page holds it). */
     public void load(int rel, int src, int tgt) {
         put(rel, src, tgt);
+    }
+
+    // ------------------------------------------------------------------ persistence
+
+    /**
+     * Makes the (cleared) store read committed pages through {@code reader}: each relationship of
+     * {@code rels} (those whose pairs committed pages may hold: the relationships whose marker some
+     * non-empty table holds) gets a column whose blocks below {@code nextIndex} (the committed next
+     * entity index) are read when first touched.
+     */
+    public void lazy(BlockReader reader, int nextIndex, int[] rels) {
+        this.reader = reader;
+        this.committedBlocks = (int) ((nextIndex + (long) BLOCK - 1) >>> BLOCK_SHIFT);
+        this.blocksRead = 0;
+        for (int rel : rels) {
+            Column c = new Column(rel);
+            c.unread = new long[(committedBlocks + 63) >>> 6];
+            for (int b = 0; b < committedBlocks; b++) {
+                c.unread[b >>> 6] |= 1L << b;
+            }
+            c.unreadLimit = committedBlocks;
+            c.unreadCount = committedBlocks;
+            byRel.put(rel, c);
+        }
+        lastRel = -1;
+        lastColumn = null;
+    }
+
+    /** Reads every block not read yet, of every relationship (the checker, snapshots, a whole-state read). */
+    public void readAll() {
+        for (Column c : byRel.values()) {
+            c.readAll();
+        }
+    }
+
+    /** Pages read since the store was made lazy ({@link #lazy}); a block without a page counts none. */
+    public long blocksRead() {
+        return blocksRead;
+    }
+
+    /** A (relationship index, block) pair. */
+    @FunctionalInterface
+    public interface BlockConsumer {
+        void accept(int rel, int block);
+    }
+
+    /**
+     * Calls {@code action} for each (relationship, block) the open transaction changed, at least
+     * once each (a run of changes in one block once): the pages its commit rewrites.
+     */
+    public void forEachChangedBlock(BlockConsumer action) {
+        int lastR = -1, lastB = -1;
+        for (int i = 0; i + 3 < log.size(); i += 4) {
+            int rel = log.getInt(i + 1), b = log.getInt(i + 2) >>> BLOCK_SHIFT;
+            if (rel != lastR || b != lastB) {
+                action.accept(rel, b);
+                lastR = rel;
+                lastB = b;
+            }
+        }
+    }
+
+    /** The blocks of {@code rel} where some source holds a target, ascending (every block read first). */
+    public int[] heldBlocks(int rel) {
+        Column c = column(rel);
+        if (c == null) {
+            return NONE;
+        }
+        c.readAll();
+        var out = new IntArrayList();
+        for (int s = 0; s < c.capacity; s++) {
+            if (c.first[s >>> SHIFT][s & MASK] != 0) {
+                out.add(s >>> BLOCK_SHIFT);
+                s = ((s >>> BLOCK_SHIFT) + 1 << BLOCK_SHIFT) - 1; // the next block
+            }
+        }
+        return out.toIntArray();
+    }
+
+    /** The relationship indices with a column (pairs now, or pairs once: a page may be due), ascending. */
+    public int[] columns() {
+        int[] a = byRel.keySet().toIntArray();
+        Arrays.sort(a);
+        return a;
     }
 
     /** The transaction committed: its changes stay. */
@@ -331,8 +514,10 @@ public final class SparseStore {
         log.clear();
     }
 
-    /** Empties the store (before a load). */
+    /** Empties the store (before a load); it reads no pages until {@link #lazy}. */
     public void clear() {
+        reader = null;
+        committedBlocks = 0;
         byRel.clear();
         lastRel = -1;
         lastColumn = null;

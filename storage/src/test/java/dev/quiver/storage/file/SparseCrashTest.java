@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Sparse pairs (FEATURES TRT-16) through a crash and a refused transaction: a child JVM loading
  * chains of a DontFragment relationship dies right after journaling a commit; the reopened world
- * replays it, rebuilds the sparse store from the reverse pages, holds exactly the committed
+ * replays it, reads the sparse store from its pages, holds exactly the committed
  * transactions and passes {@code check}. A transaction refused after changing sparse pairs leaves
  * every page byte for byte as it was.
  */

@@ -100,7 +100,7 @@ class PageCodecTest {
         var entities = new EntityIndex(null);
         var schemas = new Schemas(rel -> false);
         return new WorldFormat(new WorldParts(entities, new EntityNames(entities, changes),
-                new TableSet(changes, schemas), schemas, new ReverseIndex()));
+                new TableSet(changes, schemas), schemas, new ReverseIndex(), new dev.quiver.storage.table.SparseStore()));
     }
 
     /** Loads {@code pages}, then reads every page the lazy structures left for later. */
