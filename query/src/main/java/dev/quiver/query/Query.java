@@ -363,8 +363,9 @@ public final class Query {
      * set to each result in turn, so that nothing is allocated per row (a join's located rows
      * included: RG-1 {@code (Likes, $y), Position($y)}, 10,000 rows, about 220 bytes each with
      * {@link #each}). The row is valid only during the call it is passed to: afterwards it answers
-     * for a later result. Keep a result with {@link QueryRow#copy()}, or iterate with
-     * {@link #each} when rows are kept.
+     * for a later result, and once the iteration is over for the last result or for none (a
+     * join's row that reads the engine's bindings: every variable 0, every field unset). Keep a
+     * result with {@link QueryRow#copy()}, or iterate with {@link #each} when rows are kept.
      */
     public void eachReused(Predicate<QueryRow> visitor) {
         each(visitor, true);
@@ -394,6 +395,7 @@ public final class Query {
                 ev.runTables(b -> plan.hasThis() && b.batchRows() == 0 ? visitor.test(single.locatedRow(b)) : eachStep(sh, b, single, visitor));
             }
         } finally {
+            single.finish();
             world.endIteration();
         }
     }

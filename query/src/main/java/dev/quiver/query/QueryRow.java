@@ -1,6 +1,5 @@
 package dev.quiver.query;
 
-import dev.quiver.query.engine.RowIds;
 import dev.quiver.query.iter.FieldColumn;
 import dev.quiver.query.iter.FieldRead;
 import dev.quiver.query.iter.FieldValueException;
@@ -18,7 +17,8 @@ import java.util.Map;
  * {@link Query#rows(int)}) answers for its result as long as one likes, except the row that
  * {@link Query#eachReused} and {@link Query#forEachReused} hand out. Those pass one row object to
  * every call, set to each result in turn: it is valid only during the call it is passed to, and
- * afterwards answers for a later result ({@link #copy()} keeps one).
+ * afterwards answers for a later result or, once the iteration is over, possibly for none
+ * ({@link #copy()} keeps one).
  *
  * <p>Fields correspond to the written terms, except that an Or chain {@code A || B} is one field
  * and a Not scope {@code !{...}} has none (QS-10). A field is not set for Not terms, for optional
@@ -54,6 +54,14 @@ public final class QueryRow {
         return this;
     }
 
+    /** Sets the reused row to no result when it answers from {@code g} (a group whose iteration ended). */
+    void clearIfIn(RowGroup g) {
+        if (group == g) {
+            thisEntity = 0;
+            index = 0;
+        }
+    }
+
     /**
      * This result as a row of its own, immutable, equal to this one: what a caller of
      * {@link Query#eachReused} keeps beyond its call (the row it was passed changes with the next
@@ -68,10 +76,6 @@ public final class QueryRow {
     /** Length of the data array of a row with these counts (the layout of {@link RowGroup#data}). */
     static int dataLength(int variables, int fields) {
         return variables + 2 * fields + 2 * ((fields + 63) / 64);
-    }
-
-    private int vars() {
-        return group.vars;
     }
 
     /** The {@code $this} entity; 0 when the query has no {@code $this} ({@link Query#hasThis()}). */
@@ -110,12 +114,12 @@ public final class QueryRow {
         if (i < 0) {
             throw new IllegalArgumentException("query has no variable '$" + n + "'");
         }
-        return group.data[i];
+        return group.variable(i);
     }
 
     /** Values of the named variables, in {@link Query#variableNames()} order (0 = unbound). */
     public long[] variables() {
-        return Arrays.copyOf(group.data, vars());
+        return group.variables();
     }
 
     /** Number of fields. */
@@ -132,8 +136,7 @@ public final class QueryRow {
         if (!fieldSet(i)) {
             return 0;
         }
-        RowIds[] rowIds = group.rowIds;
-        return rowIds != null && rowIds[i] != null ? rowIds[i].id(index) : group.data[vars() + i];
+        return group.fieldId(i, index);
     }
 
     /** The entity field {@code i} matched on (its source); 0 when not set; {@code *} for a {@code _} source. */
@@ -141,14 +144,7 @@ public final class QueryRow {
         if (!fieldSet(i)) {
             return 0;
         }
-        return self(i) ? thisEntity : group.data[vars() + group.fields + i];
-    }
-
-    /** True when field {@code i}'s source is this row's {@code $this} (set fields only). */
-    private boolean self(int i) {
-        int fields = group.fields;
-        int words = (fields + 63) / 64;
-        return (group.data[vars() + 2 * fields + words + (i >>> 6)] & (1L << i)) != 0;
+        return group.self(i) ? thisEntity : group.fieldSource(i);
     }
 
     /** True when field {@code i} is set. */
@@ -157,7 +153,7 @@ public final class QueryRow {
         if (i < 0 || i >= fields) {
             throw new IndexOutOfBoundsException("field " + i + " of " + fields);
         }
-        return (group.data[vars() + 2 * fields + (i >>> 6)] & (1L << i)) != 0;
+        return group.fieldSet(i);
     }
 
     /**
@@ -176,7 +172,7 @@ public final class QueryRow {
         if (!fieldSet(i)) {
             return null;
         }
-        return self(i) ? group.table : group.sourceTable(i);
+        return group.fieldTable(i);
     }
 
     /**
@@ -189,10 +185,7 @@ public final class QueryRow {
         if (!fieldSet(i)) {
             return -1;
         }
-        if (self(i)) {
-            return thisRow();
-        }
-        return group.sourceTable(i) == null ? -1 : group.sourceRow(i);
+        return group.fieldRow(i, thisRow());
     }
 
     /**

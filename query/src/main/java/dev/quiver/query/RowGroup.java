@@ -15,14 +15,16 @@ import dev.quiver.storage.table.Table;
  * (RG-1 {@code (LocatedIn, $x)}: 6.5 million rows in 650,000 steps); a row that carried all of
  * this itself was 56 bytes, it is now 32. Immutable (nothing here is written after the step is
  * made), except a {@link #reusable} group: the one group of every located single row of a
- * {@link Query#eachReused} call, written again for each row ({@link #relocate}); {@link #snapshot}
- * gives an immutable copy.
+ * {@link Query#eachReused} call, which holds no copy of the row but reads the engine's bindings
+ * while the row's callback runs ({@link #follow}; copying them for each row was about a third of
+ * RG-1's join while its code was not compiled by the JIT's second tier); {@link #snapshot} gives an
+ * immutable copy.
  */
 final class RowGroup {
     final ResultShape shape;
     /**
      * The table of the rows' {@code $this} entities, or null when they were bound without it
-     * (written again by {@link #relocate} in a {@link #reusable} group).
+     * (set by {@link #follow} in a {@link #reusable} group).
      */
     Table table;
     /** The row in {@link #table} of the step's row 0. */
@@ -45,14 +47,14 @@ final class RowGroup {
     final int oneRow;
     /** {@link dev.quiver.storage.World#writeCount()} when the step was made. */
     final long writeCount;
-    /** True for the group {@link #reusable} makes: {@link #relocate} writes it again for each row. */
+    /** True for the group {@link #reusable} makes: it reads the bindings it {@link #follow}s. */
     final boolean reused;
     /**
-     * The fields whose term's source is a variable other than {@code $this}
-     * ({@link ResultShape#sourceSlots()} positive): the only ones {@link #relocate} can give a
-     * located source.
+     * The bindings a {@link #reusable} group answers from ({@link #follow}), or null: then
+     * {@link #data} and the source arrays hold the answers.
      */
-    private final int[] locatedFields;
+    private Bindings live;
+    /**
     /** The shape's variable and field counts, read by every {@link QueryRow} accessor (one load instead of three). */
     final int vars;
     final int fields;
@@ -79,48 +81,122 @@ final class RowGroup {
         this.reused = reused;
         this.vars = shape.variableSlots().length;
         this.fields = shape.fieldCount();
-        this.locatedFields = reused ? locatedFields(shape.sourceSlots()) : null;
-    }
-
-    /** The positions of the positive entries of {@code slots}. */
-    private static int[] locatedFields(int[] slots) {
-        return java.util.stream.IntStream.range(0, slots.length).filter(f -> slots[f] > 0).toArray();
     }
 
     /**
      * The one group of every located single row of a {@link Query#eachReused} call (a shape with
-     * a field sourced on a variable other than {@code $this}): offset 0, its data array and
-     * per-field source tables and rows made once and written for each row by {@link #relocate}.
-     * Made while the world refuses writes, so its {@link #writeCount} holds for the whole call.
+     * a field sourced on a variable other than {@code $this}): offset 0, no data of its own; each
+     * row {@link #follow}s the engine's bindings. Made while the world refuses writes, so its
+     * {@link #writeCount} holds for the whole call.
      */
     static RowGroup reusable(ResultShape shape) {
-        int fields = shape.fieldCount();
-        long[] data = new long[QueryRow.dataLength(shape.variableSlots().length, fields)];
-        int[] rows = new int[fields];
-        java.util.Arrays.fill(rows, -1); // the fields that never have a located source keep no table and row -1
-        return new RowGroup(shape, null, 0, data, null, new Table[fields], rows, -1, null, -1,
-            shape.world().writeCount(), true);
+        long[] none = new long[QueryRow.dataLength(shape.variableSlots().length, shape.fieldCount())];
+        return new RowGroup(shape, null, 0, none, null, null, null, -1, null, -1, shape.world().writeCount(), true);
     }
 
     /**
-     * Writes this {@link #reusable} group for the single row the bindings hold, as
-     * {@link #of}{@code (shape, b, table, 0, captured data, null)} would make it: the {@code $this}
-     * table (or null), the data and the located sources. Allocates nothing.
+     * Makes this {@link #reusable} group answer for the single row the bindings hold now, as
+     * {@link #of}{@code (shape, b, table, 0, captured data, null)} would: the {@code $this} table
+     * (or null), the variables, fields and located sources read from {@code b} when asked, so
+     * only while the row's callback runs (the engine goes on to other bindings after it, and
+     * {@link #detach} ends it with the iteration). Copies and allocates nothing.
      */
-    void relocate(Bindings b, Table thisTable) {
+    void follow(Bindings b, Table thisTable) {
         table = thisTable;
-        TableResult.captureLocatedData(shape, b, data);
-        int[] slots = shape.sourceSlots();
-        for (int f : locatedFields) { // the other fields keep no table and row -1 (reusable)
-            int s = slots[f];
-            if (locatedSource(b, s, f)) {
-                sourceTables[f] = b.table(s);
-                sourceRows[f] = b.row(s);
-            } else {
-                sourceTables[f] = null;
-                sourceRows[f] = -1;
-            }
+        live = b;
+    }
+
+    /**
+     * Ends a {@link #reusable} group's reading of the bindings (the iteration is over, the engine
+     * unbound them): it answers for no result from now on, every variable 0 and every field unset.
+     */
+    void detach() {
+        table = null;
+        live = null;
+    }
+
+    /** The value of variable {@code i} ({@link ResultShape#variableSlots()} order). */
+    long variable(int i) {
+        return live != null ? live.value(shape.variableSlots()[i]) : data[i];
+    }
+
+    /** The values of the variables, in {@link ResultShape#variableSlots()} order (a new array). */
+    long[] variables() {
+        if (live == null) {
+            return java.util.Arrays.copyOf(data, vars);
         }
+        long[] out = new long[vars];
+        for (int i = 0; i < vars; i++) {
+            out[i] = variable(i);
+        }
+        return out;
+    }
+
+    /** True when field {@code i} is set (a valid field index). */
+    boolean fieldSet(int i) {
+        return live != null ? live.fieldSet(i) : (data[vars + 2 * fields + (i >>> 6)] & (1L << i)) != 0;
+    }
+
+    /** The id set field {@code i} matched at row {@code index} of the step. */
+    long fieldId(int i, int index) {
+        if (live != null) {
+            return live.fieldId(i);
+        }
+        return rowIds != null && rowIds[i] != null ? rowIds[i].id(index) : data[vars + i];
+    }
+
+    /** The source of set field {@code i} when it is not the row's {@code $this} ({@link #self}). */
+    long fieldSource(int i) {
+        return live != null ? live.fieldSource(i) : data[vars + fields + i];
+    }
+
+    /**
+     * The table of set field {@code i}'s source ({@link QueryRow#fieldTable}): {@link #table} when
+     * the source is the row's {@code $this}, else {@link #sourceTable}. Live, in one pass over the
+     * bindings (a join reads it and {@link #fieldRow} for every row).
+     */
+    Table fieldTable(int i) {
+        Bindings b = live;
+        if (b == null) {
+            return self(i) ? table : sourceTable(i);
+        }
+        long src = b.fieldSource(i);
+        if (src != 0 && shape.thisSourced()[i] && shape.hasThis() && src == b.value(0)) {
+            return table;
+        }
+        int s = shape.sourceSlots()[i];
+        Table t = s > 0 ? b.table(s) : null;
+        return t != null && b.value(s) == src ? t : null;
+    }
+
+    /**
+     * The row of set field {@code i}'s source in {@link #fieldTable} ({@code thisRow} when that is
+     * {@link #table}), -1 when that is null.
+     */
+    int fieldRow(int i, int thisRow) {
+        Bindings b = live;
+        if (b == null) {
+            if (self(i)) {
+                return thisRow;
+            }
+            return sourceTable(i) == null ? -1 : sourceRow(i);
+        }
+        long src = b.fieldSource(i);
+        if (src != 0 && shape.thisSourced()[i] && shape.hasThis() && src == b.value(0)) {
+            return thisRow;
+        }
+        int s = shape.sourceSlots()[i];
+        return s > 0 && b.table(s) != null && b.value(s) == src ? b.row(s) : -1;
+    }
+
+    /** True when set field {@code i}'s source is the row's {@code $this}. */
+    boolean self(int i) {
+        if (live != null) {
+            long self = shape.hasThis() ? live.value(0) : 0;
+            return self != 0 && shape.thisSourced()[i] && live.fieldSource(i) == self;
+        }
+        int words = (fields + 63) / 64;
+        return (data[vars + 2 * fields + words + (i >>> 6)] & (1L << i)) != 0;
     }
 
     /**
@@ -132,12 +208,18 @@ final class RowGroup {
         if (!reused) {
             return this;
         }
-        return new RowGroup(shape, table, offset, data.clone(), rowIds, sourceTables.clone(), sourceRows.clone(), -1,
-            null, -1, writeCount, false);
+        if (live == null) { // detached: no result (data stays all zero)
+            return new RowGroup(shape, null, 0, data.clone(), null, null, null);
+        }
+        return of(shape, live, table, 0, TableResult.captureLocatedData(shape, live), null);
     }
 
     /** The table the engine found field {@code f}'s (shared, non-self) source in, or null. */
     Table sourceTable(int f) {
+        if (live != null) {
+            int s = shape.sourceSlots()[f];
+            return locatedSource(live, s, f) ? live.table(s) : null;
+        }
         if (sourceTables != null) {
             return sourceTables[f];
         }
@@ -146,6 +228,9 @@ final class RowGroup {
 
     /** The row of field {@code f}'s source in {@link #sourceTable}. */
     int sourceRow(int f) {
+        if (live != null) {
+            return live.row(shape.sourceSlots()[f]);
+        }
         return sourceTables != null ? sourceRows[f] : oneRow;
     }
 

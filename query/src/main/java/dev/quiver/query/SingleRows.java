@@ -86,12 +86,23 @@ final class SingleRows {
         Table table = thisTable(b);
         int row = table != null ? b.row(0) : 0;
         if (located != null) {
-            located.relocate(b, table);
+            located.follow(b, table);
             return reused.reset(located, b.value(0), row);
         }
         // its own capture: the walks' compiled capture never saw a field sourced on another variable
         RowGroup g = RowGroup.of(shape, b, table, 0, TableResult.captureLocatedData(shape, b), null);
         return new QueryRow(g, b.value(0), row);
+    }
+
+    /**
+     * The iteration is over: the reused row, if it answers from the bindings (a located row), now
+     * answers for no result ({@link RowGroup#detach}), not from bindings the engine unbound.
+     */
+    void finish() {
+        if (located != null) {
+            located.detach();
+            reused.clearIfIn(located);
+        }
     }
 
     /**

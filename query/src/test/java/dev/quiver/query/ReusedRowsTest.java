@@ -87,9 +87,10 @@ class ReusedRowsTest {
     /**
      * The reused rows of {@code q} answer, one by one, as its new rows do; their copies are equal
      * to the new rows and keep their answers; the reused row kept past the iteration answers for
-     * the last result. Returns the number of rows.
+     * the last result, or, when {@code located} (a join's rows, which read the engine's bindings
+     * during their call), for no result. Returns the number of rows.
      */
-    private static int assertReusedAnswersAsNew(Query q, String what) {
+    private static int assertReusedAnswersAsNew(Query q, String what, boolean located) {
         List<QueryRow> fresh = q.rows(-1);
         List<List<Object>> want = new ArrayList<>();
         for (QueryRow r : fresh) {
@@ -113,8 +114,15 @@ class ReusedRowsTest {
             assertEquals(fresh.get(i), copies.get(i), what + ": copy " + i + " equal to the new row");
             assertEquals(want.get(i), answers(copies.get(i)), what + ": copy " + i + " keeps its answers");
         }
-        if (!fresh.isEmpty()) {
+        if (!fresh.isEmpty() && !located) {
             assertEquals(want.get(want.size() - 1), answers(first[0]), what + ": kept past its call, the reused row answers for a later result (the last)");
+        } else if (!fresh.isEmpty()) {
+            List<Object> none = new ArrayList<>(List.of(0L, -1, Arrays.toString(new long[q.variableNames().size()]), "no table"));
+            for (int f = 0; f < first[0].fieldCount(); f++) {
+                none.add(List.of(false, 0L, 0L, -1));
+                none.add("no table");
+            }
+            assertEquals(none, answers(first[0]), what + ": kept past its iteration, the located row answers for no result");
         }
         return fresh.size();
     }
@@ -133,14 +141,14 @@ class ReusedRowsTest {
         System.out.println("ReusedRowsTest seed " + seed + " (-Dquiver.seed=" + seed + ")");
         try (World w = build(tmp.resolve("w"), seed)) {
             String s = "seed " + seed + ", ";
-            int join = assertReusedAnswersAsNew(Query.parse(w, "(Likes, $y), Pos($y)"), s + "join");
+            int join = assertReusedAnswersAsNew(Query.parse(w, "(Likes, $y), Pos($y)"), s + "join", true);
             assertTrue(join > 200, s + join + " join rows");
-            assertReusedAnswersAsNew(Query.parse(w, "(Likes, $y), Pos($y), ?A($y)"), s + "join with an optional field on $y");
-            assertReusedAnswersAsNew(Query.parse(w, "Pos"), s + "table batches");
-            assertReusedAnswersAsNew(Query.parse(w, "Pos, !A"), s + "batches with a Not term");
-            assertReusedAnswersAsNew(Query.parse(w, "(Likes, *)"), s + "per-row ids");
-            assertReusedAnswersAsNew(Query.parse(w, "Likes($x, $y), A($y)"), s + "no $this");
-            assertReusedAnswersAsNew(Query.parse(w, "(Likes, $y), B($y)"), s + "join on a tag");
+            assertReusedAnswersAsNew(Query.parse(w, "(Likes, $y), Pos($y), ?A($y)"), s + "join with an optional field on $y", true);
+            assertReusedAnswersAsNew(Query.parse(w, "Pos"), s + "table batches", false);
+            assertReusedAnswersAsNew(Query.parse(w, "Pos, !A"), s + "batches with a Not term", false);
+            assertReusedAnswersAsNew(Query.parse(w, "(Likes, *)"), s + "per-row ids", false);
+            assertReusedAnswersAsNew(Query.parse(w, "Likes($x, $y), A($y)"), s + "no $this", false);
+            assertReusedAnswersAsNew(Query.parse(w, "(Likes, $y), B($y)"), s + "join on a tag", true);
         }
     }
 
