@@ -43,19 +43,15 @@ public final class SparsePage {
     static boolean write(SparseStore store, long key, Bytes.Writer w) {
         int rel = relationship(key);
         int from = block(key) << SparseStore.BLOCK_SHIFT;
-        int n = 0;
-        for (int i = 0; i < SparseStore.BLOCK; i++) {
-            if (store.first(rel, from + i) != 0) {
-                n++;
-            }
-        }
+        int[] firsts = new int[SparseStore.BLOCK];
+        int n = store.blockFirsts(rel, block(key), firsts);
         if (n == 0) {
             return false;
         }
         w.varint(n);
         int prevOffset = -1, prevFirst = 0;
         for (int i = 0; i < SparseStore.BLOCK; i++) {
-            int f = store.first(rel, from + i);
+            int f = firsts[i];
             if (f == 0) {
                 continue;
             }

@@ -472,6 +472,32 @@ public final class SparseStore {
         }
     }
 
+    /**
+     * The first targets of the {@link #BLOCK} sources of block {@code block} of {@code rel} (its
+     * page read first when not read yet): {@code out[i]} is {@link #first} of source
+     * {@code block * BLOCK + i}, 0 when none.
+     *
+     * @return the number of sources of the block holding a target
+     */
+    public int blockFirsts(int rel, int block, int[] out) {
+        Arrays.fill(out, 0, BLOCK, 0);
+        Column c = column(rel);
+        if (c == null) {
+            return 0;
+        }
+        int from = block << BLOCK_SHIFT;
+        c.get(from); // reads the block's page when not read yet
+        int n = 0;
+        for (int i = 0, s = from; i < BLOCK && s < c.capacity; i++, s++) {
+            int f = c.first[s >>> SHIFT][s & MASK];
+            out[i] = f;
+            if (f != 0) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** The blocks of {@code rel} where some source holds a target, ascending (every block read first). */
     public int[] heldBlocks(int rel) {
         Column c = column(rel);
