@@ -22,6 +22,8 @@ public final class TableAccess {
     private final WorldModel m;
     /** The entity index of an alive entity id; throws {@link DeadEntityException} otherwise. */
     private final LongToIntFunction alive;
+    /** {@link #locate}'s table ids (grown to the largest call). */
+    private int[] scratch = new int[0];
 
     TableAccess(WorldModel m, LongToIntFunction alive) {
         this.m = m;
@@ -173,18 +175,15 @@ public final class TableAccess {
      * @throws IndexOutOfBoundsException when an array is shorter than the range asks
      */
     public void locate(int[] indices, int from, int n, long[] ids, Table[] tables, int[] rows) {
-        var ent = m.entities;
-        for (int i = 0; i < n; i++) {
-            ids[i] = ent.getAny(indices[from + i]);
-        }
+        int[] tableIds = n <= scratch.length ? scratch : (scratch = new int[n]);
+        m.entities.locate(indices, from, n, ids, tableIds, rows); // one touch and one place read each
+        var all = m.tables;
         for (int i = 0; i < n; i++) {
             if (ids[i] == 0) {
                 tables[i] = null;
                 rows[i] = -1;
             } else {
-                int idx = indices[from + i];
-                tables[i] = m.moves.tableOf(idx);
-                rows[i] = ent.row(idx);
+                tables[i] = all.get(tableIds[i]);
             }
         }
     }

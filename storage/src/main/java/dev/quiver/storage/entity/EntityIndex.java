@@ -216,6 +216,33 @@ public final class EntityIndex {
         return stateOf(v) != ALIVE ? 0 : Ids.entity(index, generationOf(v));
     }
 
+    /**
+     * {@link #getAny}, {@link #table} and {@link #row} of many indices in one pass, each entry's
+     * block touched once: for {@code i} in {@code [0, n)}, {@code ids[i]} is the live id of
+     * {@code indices[from + i]} (0 when it is not alive or out of range), and when it is alive
+     * {@code tables[i]} its table id and {@code rows[i]} its row (left as they are otherwise).
+     * A join's targets, located by the thousand (RG-1: 10,000 a run).
+     */
+    public void locate(int[] indices, int from, int n, long[] ids, int[] tables, int[] rows) {
+        for (int k = 0; k < n; k++) {
+            int index = indices[from + k];
+            if (index <= 0 || index >= nextIndex) {
+                ids[k] = 0;
+                continue;
+            }
+            touch(index);
+            int v = live[index >>> SHIFT][index & MASK];
+            if (stateOf(v) != ALIVE) {
+                ids[k] = 0;
+                continue;
+            }
+            ids[k] = Ids.entity(index, generationOf(v));
+            long p = places[index >>> SHIFT][index & MASK];
+            tables[k] = (int) (p >>> 32);
+            rows[k] = (int) p;
+        }
+    }
+
     /** The id of index {@code i} at its current generation (alive or not). */
     public long idOf(int i) {
         touch(i);
