@@ -51,6 +51,9 @@ class SparseOpenReadsTest {
         try (World w = World.open(dir)) {
             long r = w.lookup("R"), q = w.lookup("Q");
             PageReads before = w.pageReads();
+            // whether R is in use comes from its marker tables' rows: no page read
+            assertTrue(w.tableAccess().sparse().isSparse(dev.quiver.index.Ids.index(r)));
+            assertEquals(0, w.pageReads().sparsePages() - before.sparsePages(), "sparse pages read to know R is in use");
             assertTrue(w.has(w.lookup("o205"), w.pair(r, w.lookup("t5"))));
             PageReads after = w.pageReads();
             assertEquals(0, after.rowPages() - before.rowPages(), "row pages read by the first sparse check");

@@ -183,6 +183,19 @@ public final class Checker {
                 }
             }
         });
+        for (int rel : sparse.store().columns()) { // the count kept since the open, against the sources held
+            int[] held = {0};
+            var seen = new it.unimi.dsi.fastutil.ints.IntOpenHashSet();
+            sparse.store().forEach(rel, (src, tgt) -> {
+                if (seen.add(src)) {
+                    held[0]++;
+                }
+            });
+            if (held[0] != sparse.store().holders(rel)) {
+                v.add("sparse relationship " + paths.elementName(rel) + " counts " + sparse.store().holders(rel)
+                        + " sources holding a pair, " + held[0] + " hold one");
+            }
+        }
         for (int rel : sparse.store().relationships()) {
             sparse.store().forEach(rel, (src, tgt) -> {
                 EntityIndex ei = p.entities();

@@ -367,18 +367,20 @@ public final class WorldFormat {
         summary.lazy(src);
         parts.reverse().lazy(ReversePage.SHIFT, reverseLoader(src), this::readEverything, summary);
         parts.names().lazy(nameLoader(src), this::readEverything);
+        var marked = markedRelationships(parts.tables());
         parts.sparse().lazy((rel, b) -> {
             long key = SparsePage.key(rel, b);
             return readPage(src, SPARSE, key, page -> SparsePage.read(parts.sparse(), key, page));
-        }, parts.entities().nextIndex(), markedRelationships(parts.tables()));
+        }, parts.entities().nextIndex(), marked.keySet().toIntArray(), marked.values().toIntArray());
     }
 
     /**
-     * The relationship indices whose sparse marker {@code (R, *)} some non-empty table holds: the
-     * ones {@code sparse} pages may exist for (every holder of a sparse pair holds the marker).
+     * By relationship index whose sparse marker {@code (R, *)} some non-empty table holds (the
+     * ones {@code sparse} pages may exist for: every holder of a sparse pair holds the marker),
+     * the rows of those tables: its holders.
      */
-    private static int[] markedRelationships(TableSet tables) {
-        var rels = new IntOpenHashSet();
+    private static it.unimi.dsi.fastutil.ints.Int2IntLinkedOpenHashMap markedRelationships(TableSet tables) {
+        var rels = new it.unimi.dsi.fastutil.ints.Int2IntLinkedOpenHashMap();
         tables.forEach(t -> {
             if (t.count() == 0) {
                 return;
@@ -388,11 +390,11 @@ public final class WorldFormat {
                     break;
                 }
                 if (dev.quiver.storage.table.Types.isMarker(x)) {
-                    rels.add(dev.quiver.index.Ids.first(x));
+                    rels.addTo(dev.quiver.index.Ids.first(x), t.count());
                 }
             }
         });
-        return rels.toIntArray();
+        return rels;
     }
 
     private java.util.function.IntConsumer entityLoader(PageSource src) {

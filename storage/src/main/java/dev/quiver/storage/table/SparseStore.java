@@ -63,7 +63,10 @@ public final class SparseStore {
         int[][] first = new int[0][];
         int capacity;
         final Int2ObjectOpenHashMap<int[]> more = new Int2ObjectOpenHashMap<>();
-        /** Sources with a target among the blocks read. */
+        /**
+         * Sources with a target. A lazy column starts from the count its relationship's marker
+         * tables give ({@link #lazy}), and reading a page does not count its sources again.
+         */
         int holders;
         /** One bit per block whose committed page is not read yet; blocks from {@link #unreadLimit} on are read. */
         long[] unread = NO_BITS;
@@ -89,6 +92,7 @@ public final class SparseStore {
             if (--unreadCount == 0) {
                 unreadLimit = 0;
             }
+            int counted = holders;
             try {
                 if (reader.read(rel, b)) {
                     blocksRead++;
@@ -98,6 +102,8 @@ public final class SparseStore {
                 unreadCount++;
                 unreadLimit = committedBlocks;
                 throw e;
+            } finally {
+                holders = counted; // the page's sources were counted by the markers
             }
         }
 
@@ -110,15 +116,6 @@ public final class SparseStore {
             }
         }
 
-        /** True when some source holds a target: read blocks until one does (or all are read). */
-        boolean inUse() {
-            for (int b = 0; holders == 0 && b < unreadLimit; b++) {
-                if ((unread[b >>> 6] & (1L << b)) != 0) {
-                    read(b);
-                }
-            }
-            return holders > 0;
-        }
 
         void set(int src, int tgt) {
             first[src >>> SHIFT][src & MASK] = tgt;
@@ -149,20 +146,23 @@ public final class SparseStore {
         return c;
     }
 
-    /**
-     * True when relationship index {@code rel} has some sparse pair (a lazy column whose blocks
-     * read hold none reads more until one does).
-     */
+    /** The sources holding a pair of relationship index {@code rel} (nothing is read to say so). */
+    public int holders(int rel) {
+        Column c = column(rel);
+        return c == null ? 0 : c.holders;
+    }
+
+    /** True when relationship index {@code rel} has some sparse pair (nothing is read to say so). */
     public boolean inUse(int rel) {
         Column c = column(rel);
-        return c != null && (c.holders > 0 || c.inUse());
+        return c != null && c.holders > 0;
     }
 
     /** The relationship indices that have sparse pairs. */
     public int[] relationships() {
         var out = new IntArrayList();
         for (var en : byRel.int2ObjectEntrySet()) {
-            if (en.getValue().holders > 0 || en.getValue().inUse()) {
+            if (en.getValue().holders > 0) {
                 out.add(en.getIntKey());
             }
         }
@@ -418,14 +418,19 @@ public final class SparseStore {
      * Makes the (cleared) store read committed pages through {@code reader}: each relationship of
      * {@code rels} (those whose pairs committed pages may hold: the relationships whose marker some
      * non-empty table holds) gets a column whose blocks below {@code nextIndex} (the committed next
-     * entity index) are read when first touched.
+     * entity index) are read when first touched, and {@code holders[k]} holders (sources with a
+     * target) for {@code rels[k]}: the rows of the tables holding its marker, each of which holds
+     * a pair of it (the checker's rule), so that whether a relationship is in use is known
+     * without reading a page.
      */
-    public void lazy(BlockReader reader, int nextIndex, int[] rels) {
+    public void lazy(BlockReader reader, int nextIndex, int[] rels, int[] holders) {
         this.reader = reader;
         this.committedBlocks = (int) ((nextIndex + (long) BLOCK - 1) >>> BLOCK_SHIFT);
         this.blocksRead = 0;
-        for (int rel : rels) {
+        for (int k = 0; k < rels.length; k++) {
+            int rel = rels[k];
             Column c = new Column(rel);
+            c.holders = holders[k];
             c.unread = new long[(committedBlocks + 63) >>> 6];
             for (int b = 0; b < committedBlocks; b++) {
                 c.unread[b >>> 6] |= 1L << b;
