@@ -485,18 +485,19 @@ public final class SparseStore {
      * @return the number of sources of the block holding a target
      */
     public int blockFirsts(int rel, int block, int[] out) {
-        Arrays.fill(out, 0, BLOCK, 0);
         Column c = column(rel);
-        if (c == null) {
-            return 0;
-        }
         int from = block << BLOCK_SHIFT;
-        c.get(from); // reads the block's page when not read yet
+        if (c != null) {
+            c.get(from); // reads the block's page when not read yet
+        }
+        int len = c == null ? 0 : Math.max(0, Math.min(BLOCK, c.capacity - from));
+        if (len > 0) { // a block lies within one page of the paged array
+            System.arraycopy(c.first[from >>> SHIFT], from & MASK, out, 0, len);
+        }
+        Arrays.fill(out, len, BLOCK, 0);
         int n = 0;
-        for (int i = 0, s = from; i < BLOCK && s < c.capacity; i++, s++) {
-            int f = c.first[s >>> SHIFT][s & MASK];
-            out[i] = f;
-            if (f != 0) {
+        for (int i = 0; i < len; i++) {
+            if (out[i] != 0) {
                 n++;
             }
         }
