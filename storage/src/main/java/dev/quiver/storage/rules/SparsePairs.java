@@ -28,7 +28,7 @@ import java.util.Arrays;
  * {@code (R, T)} are not in table types: the holder's table holds the marker {@code (R, *)}
  * ({@link Types#marker}) once, whatever the targets, the targets live in the {@link SparseStore}
  * (by source) and in the reverse index (by target), both persisted; after a load the store reads
- * its pages when a source is first asked about ({@link #rebuild}).
+ * its pages when a source is first asked about ({@link #reloaded}).
  *
  * <p>Only user relationships whose pairs carry no data, and ChildOf (issue 8 section 5: Exclusive,
  * so one parent per entity, in the flat first-target array), are sparse; IsA and every other
@@ -65,7 +65,7 @@ public final class SparsePairs {
     /**
      * Per parent index: how many times a sparse {@code (ChildOf, parent)} came or went in the open
      * transaction ({@link #childrenVersion}); added to {@link #committedChildOfChanges} at a commit,
-     * cleared with {@link #epoch} bumped at every undo, switch and rebuild.
+     * cleared with {@link #epoch} bumped at every undo, switch and reload.
      */
     private final it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap childOfChanges = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap();
     /** Per parent index: the {@link #childOfChanges} of committed transactions since {@link #epoch} changed. */
@@ -104,10 +104,6 @@ public final class SparsePairs {
 
     /** The forward store (read side for queries and the checker; it reads its pages when first touched). */
     public SparseStore store() {
-        return store;
-    }
-
-    private SparseStore st() {
         return store;
     }
 
@@ -280,7 +276,7 @@ public final class SparsePairs {
                 int idx = Ids.index(e);
                 moves.move(idx, newType);
                 for (long p : removed) {
-                    st().add(rel, idx, Ids.second(p));
+                    store.add(rel, idx, Ids.second(p));
                     moves.pairAdded(idx, p);
                 }
             }
@@ -291,7 +287,7 @@ public final class SparsePairs {
 
     /** True when entity index {@code idx} holds the sparse pair {@code (rel, tgt)}. */
     public boolean has(int idx, int rel, int tgt) {
-        return st().has(rel, idx, tgt);
+        return store.has(rel, idx, tgt);
     }
 
     /**
@@ -307,7 +303,7 @@ public final class SparsePairs {
 
     /** The target indices of {@code rel} on {@code idx}, ascending (sparse pairs only). */
     public int[] targets(int idx, int rel) {
-        return st().targets(rel, idx);
+        return store.targets(rel, idx);
     }
 
     /**
@@ -323,7 +319,7 @@ public final class SparsePairs {
         for (long x : type) {
             if (Types.isMarker(x)) {
                 int rel = Ids.first(x);
-                for (int t : st().targets(rel, idx)) {
+                for (int t : store.targets(rel, idx)) {
                     out.add(Ids.pairOfIndices(rel, t));
                 }
             } else {
@@ -345,15 +341,15 @@ public final class SparsePairs {
         if (tgt == Ids.WILDCARD_INDEX || tgt == Ids.ANY_INDEX) {
             throw new IllegalStateException("a sparse marker is no pair to add: (#" + rel + ", *)");
         }
-        if (st().has(rel, idx, tgt)) {
+        if (store.has(rel, idx, tgt)) {
             return;
         }
-        int before = st().first(rel, idx);
+        int before = store.first(rel, idx);
         if (before == 0) {
             Table t = moves.tableOf(idx);
             moves.move(idx, tables.withId(t, Types.marker(rel)));
         }
-        st().add(rel, idx, tgt);
+        store.add(rel, idx, tgt);
         childOfChanged(rel, tgt);
         moves.pairAdded(idx, Ids.pairOfIndices(rel, tgt));
         parentMoved(idx, rel, before);
@@ -370,7 +366,6 @@ public final class SparsePairs {
         if (count == 0) {
             return;
         }
-        var store = st();
         long pair = Ids.pairOfIndices(CHILD_OF, parent);
         moves.reservePairs(parent, count);
         for (int k = from; k < from + count; k++) {
@@ -389,7 +384,7 @@ public final class SparsePairs {
         if (tgt == Ids.WILDCARD_INDEX || tgt == Ids.ANY_INDEX) {
             throw new IllegalStateException("a sparse marker is no pair to add: (#" + rel + ", *)");
         }
-        int[] old = st().targets(rel, idx);
+        int[] old = store.targets(rel, idx);
         if (old.length == 1 && old[0] == tgt) {
             return;
         }
@@ -400,12 +395,12 @@ public final class SparsePairs {
         }
         for (int o : old) {
             if (o != tgt) {
-                st().remove(rel, idx, o);
+                store.remove(rel, idx, o);
                 childOfChanged(rel, o);
                 moves.pairRemoved(idx, Ids.pairOfIndices(rel, o));
             }
         }
-        if (st().add(rel, idx, tgt)) {
+        if (store.add(rel, idx, tgt)) {
             childOfChanged(rel, tgt);
             moves.pairAdded(idx, Ids.pairOfIndices(rel, tgt));
         }
@@ -414,13 +409,13 @@ public final class SparsePairs {
 
     /** Removes the sparse pair {@code (rel, tgt)} from {@code idx} (the marker with its last target); false when absent. */
     public boolean remove(int idx, int rel, int tgt) {
-        int before = st().first(rel, idx);
-        if (!st().remove(rel, idx, tgt)) {
+        int before = store.first(rel, idx);
+        if (!store.remove(rel, idx, tgt)) {
             return false;
         }
         childOfChanged(rel, tgt);
         moves.pairRemoved(idx, Ids.pairOfIndices(rel, tgt));
-        if (st().count(rel, idx) == 0) {
+        if (store.count(rel, idx) == 0) {
             Table t = moves.tableOf(idx);
             moves.move(idx, tables.withoutId(t, Types.marker(rel)));
         }
@@ -436,7 +431,7 @@ public final class SparsePairs {
         if (!Types.hasParentMarker(type)) {
             return -1; // a marker in the type means ChildOf is sparse
         }
-        return st().first(CHILD_OF, idx);
+        return store.first(CHILD_OF, idx);
     }
 
     /**
@@ -479,7 +474,7 @@ public final class SparsePairs {
     /** A sparse ChildOf change: a named entity is filed under its new parent (TableMoves leaves marker moves alone). */
     private void parentMoved(int idx, int rel, int before) {
         if (rel == CHILD_OF) {
-            names.reparent(idx, before, st().first(CHILD_OF, idx));
+            names.reparent(idx, before, store.first(CHILD_OF, idx));
         }
     }
 
@@ -493,7 +488,7 @@ public final class SparsePairs {
                 continue;
             }
             int rel = Ids.first(x);
-            for (int t : st().targets(rel, idx)) {
+            for (int t : store.targets(rel, idx)) {
                 if (doomed.contains(rel) || doomed.contains(t)) {
                     remove(idx, rel, t);
                 }
@@ -513,7 +508,7 @@ public final class SparsePairs {
                 continue;
             }
             int rel = Ids.first(x);
-            SparseStore st = st();
+            SparseStore st = store;
             if (st.more(rel, idx) == null) { // one target (an exclusive-like relationship): no array
                 int t = st.first(rel, idx);
                 if (t != 0) {
@@ -539,13 +534,13 @@ public final class SparsePairs {
 
     /** The transaction committed. */
     public void commit() {
-        st().commit();
+        store.commit();
         commitChildOfChanges();
     }
 
     /** The transaction was rolled back page by page: the store follows. */
     public void undo() {
-        st().undo();
+        store.undo();
         forgetChildOfChanges();
     }
 

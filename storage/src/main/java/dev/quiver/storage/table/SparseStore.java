@@ -20,7 +20,7 @@ import java.util.Arrays;
  *
  * <p>Persisted (page format 13) as {@code sparse} pages, one per relationship and block of
  * {@value #BLOCK} source indices ({@code format.SparsePage}). A world read from pages makes the
- * columns of the relationships in use lazy ({@link #lazy}, {@link #lazyColumns}): a block's page
+ * columns of the relationships in use lazy ({@link #lazy}): a block's page
  * is read the first time one of its sources is asked about (or changed), so a first sparse check
  * after an open reads one page, not the world; blocks read stay in memory (an {@code int} per
  * source, like the entity index's flat arrays).
@@ -115,7 +115,6 @@ public final class SparseStore {
                 }
             }
         }
-
 
         void set(int src, int tgt) {
             first[src >>> SHIFT][src & MASK] = tgt;
