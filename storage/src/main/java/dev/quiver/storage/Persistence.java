@@ -196,6 +196,10 @@ final class Persistence {
     /** Streams every persistent page of the in-memory state (outside a transaction: the committed state). */
     void forEachPage(WorldPages.PageVisitor visitor) {
         for (int m = 0; m < WorldFormat.MAP_NAMES.length; m++) {
+            if (m == WorldFormat.SPARSE) { // the blocks not read yet as stored, not decoded to be written again
+                format.forEachSparsePage(committed(), (k, b) -> visitor.visit(WorldFormat.MAP_NAMES[WorldFormat.SPARSE], k, b));
+                continue;
+            }
             for (long k : format.expectedKeys(m)) {
                 byte[] b = format.serialize(m, k);
                 if (b != null) {

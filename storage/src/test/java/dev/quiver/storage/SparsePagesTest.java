@@ -92,6 +92,30 @@ class SparsePagesTest {
             try (World w = World.open(dir)) {
                 assertEquals(List.of(), w.check(), where + ": check after the reopen");
             }
+            snapshotRestores(dir, tmp.resolve("restored-" + round), rels, model, alive, where, rnd);
+        }
+    }
+
+    /**
+     * A snapshot of the world just opened streams its sparse pages as stored, reading none (a
+     * random few of its blocks read first, by asking about one source each, are written from
+     * memory), and the world restored from it answers as the model says.
+     */
+    private static void snapshotRestores(Path dir, Path into, String[] rels, List<Map<String, TreeSet<String>>> model,
+                                         List<String> alive, String where, Random rnd) {
+        List<WorldPages.Page> pages = new ArrayList<>();
+        try (World w = World.open(dir)) {
+            int touched = rnd.nextInt(4);
+            for (int k = 0; k < touched && !alive.isEmpty(); k++) {
+                w.targets(w.lookup(alive.get(rnd.nextInt(alive.size()))), w.lookup(rels[rnd.nextInt(rels.length)]));
+            }
+            long before = w.pageReads().sparsePages();
+            WorldPages.forEachForSnapshot(w, (map, key, blob) -> pages.add(new WorldPages.Page(map, key, blob.clone())));
+            assertEquals(before, w.pageReads().sparsePages(), where + ": sparse pages decoded by the snapshot");
+        }
+        try (World r = WorldPages.restore(into, pages)) {
+            compare(r, rels, model, alive, where + " (restored from a snapshot)");
+            assertEquals(List.of(), r.check(), where + ": check of the restored world");
         }
     }
 

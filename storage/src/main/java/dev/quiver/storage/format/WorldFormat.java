@@ -4,6 +4,7 @@ import dev.quiver.error.CorruptionException;
 import dev.quiver.index.LazyBlocks;
 import dev.quiver.storage.entity.EntityNames;
 import dev.quiver.storage.Schema;
+import dev.quiver.storage.table.SparseStore;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.TableSet;
 import dev.quiver.storage.tx.Changes;
@@ -546,7 +547,39 @@ public final class WorldFormat {
             }
         });
         readRest(NAMES, parts.names().blocks(), (k, b) -> NamePage.read(parts.names(), k, b));
-        parts.sparse().readAll();
+        // sparse pages stay lazy: every accessor of the store reads the blocks it needs, and
+        // forEachSparsePage streams the unread ones as stored
+    }
+
+    /**
+     * Calls {@code visitor} with every {@code sparse} page of the in-memory state, which outside a
+     * transaction is the committed one, without decoding the blocks no one asked about: a block
+     * in memory is serialized from it, a block still to be read is its page as {@code committed}
+     * stores it (an enveloped blob, like {@link #serialize}'s). Keys ascending. A snapshot of RG-1
+     * depth 6 read all 2,000 of them before, building both forward columns whole.
+     */
+    public void forEachSparsePage(PageSource committed, PageSource.PageVisitor visitor) {
+        SparseStore st = parts.sparse();
+        var keys = new LongArrayList();
+        for (int rel : st.columns()) {
+            for (int b : st.heldBlocks(rel, false)) {
+                keys.add(SparsePage.key(rel, b));
+            }
+        }
+        committed.forEach(SPARSE, (k, blob) -> {
+            if (st.unread(SparsePage.relationship(k), SparsePage.block(k))) {
+                keys.add(k);
+            }
+        });
+        long[] all = keys.toLongArray();
+        Arrays.sort(all);
+        for (long k : all) {
+            byte[] blob = st.unread(SparsePage.relationship(k), SparsePage.block(k)) ? committed.get(SPARSE, k)
+                : serialize(SPARSE, k);
+            if (blob != null) {
+                visitor.visit(k, blob);
+            }
+        }
     }
 
     /** Reads the pages of {@code map} that {@code blocks} does not hold yet, then ends its laziness. */

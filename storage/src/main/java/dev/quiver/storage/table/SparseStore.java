@@ -505,19 +505,43 @@ public final class SparseStore {
 
     /** The blocks of {@code rel} where some source holds a target, ascending (every block read first). */
     public int[] heldBlocks(int rel) {
+        return heldBlocks(rel, true);
+    }
+
+    /**
+     * The blocks of {@code rel} where some source holds a target, ascending: every block, read
+     * first when {@code readFirst}, else only among those in memory (read, or never to be read).
+     */
+    public int[] heldBlocks(int rel, boolean readFirst) {
         Column c = column(rel);
         if (c == null) {
             return NONE;
         }
-        c.readAll();
+        if (readFirst) {
+            c.readAll();
+        }
         var out = new IntArrayList();
         for (int s = 0; s < c.capacity; s++) {
+            int b = s >>> BLOCK_SHIFT;
+            if (b < c.unreadLimit && (c.unread[b >>> 6] & (1L << b)) != 0) {
+                s = (b + 1 << BLOCK_SHIFT) - 1; // not read: the next block
+                continue;
+            }
             if (c.first[s >>> SHIFT][s & MASK] != 0) {
                 out.add(s >>> BLOCK_SHIFT);
                 s = ((s >>> BLOCK_SHIFT) + 1 << BLOCK_SHIFT) - 1; // the next block
             }
         }
         return out.toIntArray();
+    }
+
+    /**
+     * True when block {@code block} of {@code rel} is still to be read from its committed page
+     * (a lazy column's block no source of which was asked about or changed yet).
+     */
+    public boolean unread(int rel, int block) {
+        Column c = column(rel);
+        return c != null && block < c.unreadLimit && (c.unread[block >>> 6] & (1L << block)) != 0;
     }
 
     /** The relationship indices with a column (pairs now, or pairs once: a page may be due), ascending. */
