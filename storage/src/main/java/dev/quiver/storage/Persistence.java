@@ -197,10 +197,10 @@ final class Persistence {
     void forEachPage(WorldPages.PageVisitor visitor) {
         for (int m = 0; m < WorldFormat.MAP_NAMES.length; m++) {
             if (m == WorldFormat.SPARSE) { // the blocks not read yet as stored, not decoded to be written again
-                format.forEachSparsePage(committed(), (k, b) -> visitor.visit(WorldFormat.MAP_NAMES[WorldFormat.SPARSE], k, b));
+                format.statePages().forEachSparsePage(committed(), (k, b) -> visitor.visit(WorldFormat.MAP_NAMES[WorldFormat.SPARSE], k, b));
                 continue;
             }
-            for (long k : format.expectedKeys(m)) {
+            for (long k : format.statePages().expectedKeys(m)) {
                 byte[] b = format.serialize(m, k);
                 if (b != null) {
                     visitor.visit(WorldFormat.MAP_NAMES[m], k, b);

@@ -58,7 +58,7 @@ public final class Checker {
             checkPersisted(persisted, v);
             // the persisted summaries (equal to memory's, above) cover the blocks: one that omits a
             // block's relationship would hide its sources from a lookup that skips the block
-            v.addAll(format.reverseSummaryViolations(MAX));
+            v.addAll(format.statePages().reverseSummaryViolations(MAX));
         }
         return v.size() > MAX ? v.subList(0, MAX) : v;
     }
@@ -282,7 +282,7 @@ public final class Checker {
                     v.add("persisted " + WorldFormat.MAP_NAMES[map] + " page " + k + " differs from the world in memory");
                 }
             });
-            for (long k : format.expectedKeys(m)) {
+            for (long k : format.statePages().expectedKeys(m)) {
                 if (!keys.contains(k) && v.size() < MAX) {
                     v.add("persisted " + WorldFormat.MAP_NAMES[m] + " lacks page " + k);
                 }

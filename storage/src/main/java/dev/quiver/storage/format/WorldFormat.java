@@ -4,7 +4,6 @@ import dev.quiver.error.CorruptionException;
 import dev.quiver.index.LazyBlocks;
 import dev.quiver.storage.entity.EntityNames;
 import dev.quiver.storage.Schema;
-import dev.quiver.storage.table.SparseStore;
 import dev.quiver.storage.table.Table;
 import dev.quiver.storage.table.TableSet;
 import dev.quiver.storage.tx.Changes;
@@ -114,9 +113,17 @@ public final class WorldFormat {
     private final Bytes.Writer writer = new Bytes.Writer(1 << 16);
     /** The relationships each reverse block may hold (page format 10). */
     private final ReverseSummary summary = new ReverseSummary();
+    /** The pages a state must hold ({@link StatePages}). */
+    private final StatePages statePages;
 
     public WorldFormat(WorldParts parts) {
         this.parts = parts;
+        this.statePages = new StatePages(parts, summary, this);
+    }
+
+    /** The pages the in-memory state must hold: their keys, the sparse pages streamed, the summaries' coverage. */
+    public StatePages statePages() {
+        return statePages;
     }
 
     /** Forgets the bookkeeping (before a reload). */
@@ -548,38 +555,7 @@ public final class WorldFormat {
         });
         readRest(NAMES, parts.names().blocks(), (k, b) -> NamePage.read(parts.names(), k, b));
         // sparse pages stay lazy: every accessor of the store reads the blocks it needs, and
-        // forEachSparsePage streams the unread ones as stored
-    }
-
-    /**
-     * Calls {@code visitor} with every {@code sparse} page of the in-memory state, which outside a
-     * transaction is the committed one, without decoding the blocks no one asked about: a block
-     * in memory is serialized from it, a block still to be read is its page as {@code committed}
-     * stores it (an enveloped blob, like {@link #serialize}'s). Keys ascending. A snapshot of RG-1
-     * depth 6 read all 2,000 of them before, building both forward columns whole.
-     */
-    public void forEachSparsePage(PageSource committed, PageSource.PageVisitor visitor) {
-        SparseStore st = parts.sparse();
-        var keys = new LongArrayList();
-        for (int rel : st.columns()) {
-            for (int b : st.heldBlocks(rel, false)) {
-                keys.add(SparsePage.key(rel, b));
-            }
-        }
-        committed.forEach(SPARSE, (k, blob) -> {
-            if (st.unread(SparsePage.relationship(k), SparsePage.block(k))) {
-                keys.add(k);
-            }
-        });
-        long[] all = keys.toLongArray();
-        Arrays.sort(all);
-        for (long k : all) {
-            byte[] blob = st.unread(SparsePage.relationship(k), SparsePage.block(k)) ? committed.get(SPARSE, k)
-                : serialize(SPARSE, k);
-            if (blob != null) {
-                visitor.visit(k, blob);
-            }
-        }
+        // StatePages.forEachSparsePage streams the unread ones as stored
     }
 
     /** Reads the pages of {@code map} that {@code blocks} does not hold yet, then ends its laziness. */
@@ -618,28 +594,6 @@ public final class WorldFormat {
     /** Reverse summary pages read since the world was read. */
     public long reverseSummariesRead() {
         return summary.pagesRead();
-    }
-
-    /**
-     * Where the reverse blocks' summaries fail to cover the blocks (every block read first): one
-     * line per block whose entries name a relationship its summary lacks, at most {@code max}.
-     */
-    public List<String> reverseSummaryViolations(int max) {
-        readEverything();
-        var out = new ArrayList<String>();
-        var blocks = new it.unimi.dsi.fastutil.ints.IntAVLTreeSet();
-        for (int t : parts.reverse().targets()) {
-            blocks.add(t >>> ReversePage.SHIFT);
-        }
-        for (int b : blocks) {
-            int[] have = summary.of(b);
-            for (int r : ReverseSummary.relationshipsOf(parts.reverse(), b)) {
-                if (Arrays.binarySearch(have, r) < 0 && out.size() < max) {
-                    out.add("reverse block " + b + " holds entries of relationship #" + r + ", which its summary lacks");
-                }
-            }
-        }
-        return out;
     }
 
     /** Sparse pages decoded since the world was read. */
@@ -747,68 +701,5 @@ public final class WorldFormat {
         };
     }
 
-    // ------------------------------------------------------------------ what a state must hold
-
-    /** The keys of every page family {@code map} must hold for the in-memory state. */
-    public long[] expectedKeys(int map) {
-        readEverything();
-        var out = new LongArrayList();
-        switch (map) {
-            case META:
-                out.add(0);
-                break;
-            case SCHEMAS:
-                for (int k : parts.schemas().indices()) {
-                    out.add(k);
-                }
-                break;
-            case ENTITIES:
-                for (int p = 0; p <= (parts.entities().nextIndex() - 1) >>> EntityPage.SHIFT; p++) {
-                    out.add(p);
-                }
-                break;
-            case TABLES: {
-                var groups = new LongOpenHashSet();
-                parts.tables().forEach(t -> groups.add(t.id() >>> TablePage.GROUP_SHIFT));
-                out.addAll(groups);
-                break;
-            }
-            case ROWS:
-                parts.tables().forEach(t -> {
-                    if (t.count() > RowPage.INLINE_ROWS) {
-                        for (int c = 0; c * (1 << RowPage.CHUNK_SHIFT) < t.count(); c++) {
-                            out.add(RowPage.key(t.id(), c));
-                        }
-                    }
-                });
-                break;
-            case REVERSE: {
-                var pages = new LongOpenHashSet();
-                for (int k : parts.reverse().targets()) {
-                    pages.add(k >>> ReversePage.SHIFT);
-                }
-                out.addAll(pages);
-                out.addAll(LongArrayList.wrap(summary.keys(parts.entities().nextIndex())));
-                break;
-            }
-            case NAMES:
-                for (int b = 0; b < EntityNames.BUCKETS; b++) {
-                    if (!parts.names().bucketEmpty(b)) {
-                        out.add(b);
-                    }
-                }
-                break;
-            case SPARSE:
-                for (int rel : parts.sparse().columns()) {
-                    for (int b : parts.sparse().heldBlocks(rel)) {
-                        out.add(SparsePage.key(rel, b));
-                    }
-                }
-                break;
-            default:
-                break;
-        }
-        return out.toLongArray();
-    }
 
 }

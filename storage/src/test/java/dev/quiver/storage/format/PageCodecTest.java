@@ -151,7 +151,7 @@ class PageCodecTest {
         }
         for (int m = 0; m < WorldFormat.MAP_NAMES.length; m++) {
             var expected = new TreeSet<Long>();
-            for (long k : f.expectedKeys(m)) {
+            for (long k : f.statePages().expectedKeys(m)) {
                 expected.add(k);
             }
             assertEquals(expected, keys.getOrDefault(m, new TreeSet<>()), WorldFormat.MAP_NAMES[m]);
