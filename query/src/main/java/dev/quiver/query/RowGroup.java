@@ -16,8 +16,8 @@ import dev.quiver.storage.table.Table;
  * this itself was 56 bytes, it is now 32. Immutable (nothing here is written after the step is
  * made), except a {@link #reusable} group: the one group of every located single row of a
  * {@link Query#eachReused} call, which holds no copy of the row but reads the engine's bindings
- * while the row's callback runs ({@link #follow}; copying them for each row was about a third of
- * RG-1's join while its code was not compiled by the JIT's second tier); {@link #snapshot} gives an
+ * while the row's callback runs ({@link #follow}; copying them for each row cost RG-1's join
+ * about 14% while its code was not compiled by the JIT's second tier); {@link #snapshot} gives an
  * immutable copy.
  */
 final class RowGroup {
@@ -160,13 +160,8 @@ final class RowGroup {
         if (b == null) {
             return self(i) ? table : sourceTable(i);
         }
-        long src = b.fieldSource(i);
-        if (src != 0 && shape.thisSourced()[i] && shape.hasThis() && src == b.value(0)) {
-            return table;
-        }
-        int s = shape.sourceSlots()[i];
-        Table t = s > 0 ? b.table(s) : null;
-        return t != null && b.value(s) == src ? t : null;
+        int s = liveSource(b, i);
+        return s < 0 ? table : s > 0 ? b.table(s) : null;
     }
 
     /**
@@ -181,19 +176,30 @@ final class RowGroup {
             }
             return sourceTable(i) == null ? -1 : sourceRow(i);
         }
+        int s = liveSource(b, i);
+        return s < 0 ? thisRow : s > 0 ? b.row(s) : -1;
+    }
+
+    /**
+     * Where set field {@code i}'s source was bound, read from the bindings {@code b} a
+     * {@link #follow}ing group answers from: -1 when it is the row's {@code $this} (as
+     * {@link TableResult#captureLocatedData} marks it), the slot of the variable other than
+     * {@code $this} that was bound with its table when it is that variable's entity (as
+     * {@link #locatedSource}), else 0 (no table known).
+     */
+    private int liveSource(Bindings b, int i) {
         long src = b.fieldSource(i);
         if (src != 0 && shape.thisSourced()[i] && shape.hasThis() && src == b.value(0)) {
-            return thisRow;
+            return -1;
         }
         int s = shape.sourceSlots()[i];
-        return s > 0 && b.table(s) != null && b.value(s) == src ? b.row(s) : -1;
+        return s > 0 && b.table(s) != null && b.value(s) == src ? s : 0;
     }
 
     /** True when set field {@code i}'s source is the row's {@code $this}. */
     boolean self(int i) {
         if (live != null) {
-            long self = shape.hasThis() ? live.value(0) : 0;
-            return self != 0 && shape.thisSourced()[i] && live.fieldSource(i) == self;
+            return liveSource(live, i) < 0;
         }
         int words = (fields + 63) / 64;
         return (data[vars + 2 * fields + words + (i >>> 6)] & (1L << i)) != 0;
@@ -214,12 +220,8 @@ final class RowGroup {
         return of(shape, live, table, 0, TableResult.captureLocatedData(shape, live), null);
     }
 
-    /** The table the engine found field {@code f}'s (shared, non-self) source in, or null. */
-    Table sourceTable(int f) {
-        if (live != null) {
-            int s = shape.sourceSlots()[f];
-            return locatedSource(live, s, f) ? live.table(s) : null;
-        }
+    /** The table the engine found field {@code f}'s (shared, non-self) source in, or null (a group not {@link #follow}ing). */
+    private Table sourceTable(int f) {
         if (sourceTables != null) {
             return sourceTables[f];
         }
@@ -227,10 +229,7 @@ final class RowGroup {
     }
 
     /** The row of field {@code f}'s source in {@link #sourceTable}. */
-    int sourceRow(int f) {
-        if (live != null) {
-            return live.row(shape.sourceSlots()[f]);
-        }
+    private int sourceRow(int f) {
         return sourceTables != null ? sourceRows[f] : oneRow;
     }
 
