@@ -184,11 +184,11 @@ public final class Checker {
             }
         });
         for (int rel : sparse.store().columns()) { // the count kept since the open, against the sources held
-            int[] held = {0};
-            var seen = new it.unimi.dsi.fastutil.ints.IntOpenHashSet();
+            int[] held = {0, -1}; // sources, the last source (forEach gives a source's targets together)
             sparse.store().forEach(rel, (src, tgt) -> {
-                if (seen.add(src)) {
+                if (src != held[1]) {
                     held[0]++;
+                    held[1] = src;
                 }
             });
             if (held[0] != sparse.store().holders(rel)) {
