@@ -21,7 +21,7 @@ interface FileLayer {
     /** Opens (creating if missing) a file for reading and writing. */
     Handle open(Path path) throws IOException;
 
-    /** An open file: positional writes, size, truncate, fsync, whole-file read. */
+    /** An open file: positional writes and reads, size, truncate, fsync, whole-file read. */
     interface Handle extends AutoCloseable {
         /** Size in bytes. */
         long size() throws IOException;
@@ -37,6 +37,13 @@ interface FileLayer {
 
         /** Every byte of the file. */
         byte[] readAll() throws IOException;
+
+        /**
+         * Reads {@code dst.length} bytes at {@code position} into {@code dst}.
+         *
+         * @throws java.io.EOFException when the file ends first
+         */
+        void read(byte[] dst, long position) throws IOException;
 
         @Override
         void close() throws IOException;
@@ -75,6 +82,17 @@ interface FileLayer {
         @Override
         public byte[] readAll() throws IOException {
             return Files.readAllBytes(path);
+        }
+
+        @Override
+        public void read(byte[] dst, long position) throws IOException {
+            ByteBuffer b = ByteBuffer.wrap(dst);
+            while (b.hasRemaining()) {
+                if (channel.read(b, position + b.position()) < 0) {
+                    throw new java.io.EOFException(path + " ends at " + (position + b.position()) + ", before "
+                            + (position + dst.length));
+                }
+            }
         }
 
         @Override

@@ -1,5 +1,6 @@
 package dev.quiver.storage.file;
 
+import dev.quiver.error.CorruptionException;
 import dev.quiver.error.StorageIOException;
 
 import java.io.IOException;
@@ -96,29 +97,43 @@ public final class Journal implements AutoCloseable {
      * no torn bytes stay for a later record to follow; if even that fails the journal is
      * {@link #damaged()}.
      *
+     * @return where each entry's blob lies in the file (null for a removed page's): the store's
+     *         overlay keeps these, not the bytes
      * @throws StorageIOException when the record is not durably appended
      */
-    void append(long txSeq, List<Entry> entries) {
+    WalBlob[] append(long txSeq, List<Entry> entries) {
         if (damaged) {
             throw new StorageIOException("journal " + path + " is damaged by an earlier failed write");
         }
-        byte[] rec = encode(txSeq, entries);
+        long size = recordSize(entries);
         long before;
         try {
             before = file.size();
         } catch (IOException e) {
             throw new StorageIOException("journal write failed: " + e.getMessage(), e);
         }
+        WalBlob[] blobs = new WalBlob[entries.size()];
         try {
-            long pos = before;
-            ByteBuffer w = ByteBuffer.wrap(rec);
-            while (w.hasRemaining()) {
-                int n = file.write(w, pos);
-                if (n <= 0) {
-                    throw new IOException("short write: " + w.remaining() + " bytes not written");
+            RecordOut out = new RecordOut(before, (int) Math.min(size, CHUNK));
+            out.putInt(PENDING); // made MAGIC once forced
+            out.putInt((int) (size - 12));
+            out.putLong(txSeq);
+            out.putInt(entries.size());
+            for (int i = 0; i < blobs.length; i++) {
+                Entry e = entries.get(i);
+                out.ensure(13);
+                out.buf.put((byte) (e.delta() ? e.map() | DELTA_FLAG : e.map()));
+                out.buf.putLong(e.key());
+                byte[] b = e.blob();
+                if (b == null) {
+                    out.buf.putInt(-1);
+                } else {
+                    out.buf.putInt(b.length);
+                    blobs[i] = new WalBlob(this, out.position(), b.length, checksum(b));
+                    out.putBytes(b);
                 }
-                pos += n;
             }
+            out.finish();
             file.force(false);
             // durable: make it visible to readers (forced by the next append, or made visible
             // again by the writer's recovery when a crash loses this write)
@@ -138,13 +153,14 @@ public final class Journal implements AutoCloseable {
             }
             throw new StorageIOException("journal write failed: " + e.getMessage(), e);
         }
+        return blobs;
     }
 
-    /**
-     * The record of one transaction, written straight into an array of its exact length (its
-     * pages are copied once: a batch's record holds thousands of pages).
-     */
-    private static byte[] encode(long txSeq, List<Entry> entries) {
+    /** Bytes a record is written through at a time: a batch's record (megabytes) is never copied whole. */
+    private static final int CHUNK = 1 << 20;
+
+    /** The length of the record of {@code entries}, each checked. */
+    private static long recordSize(List<Entry> entries) {
         long size = 4 + 4 + 8 + 4 + 4; // magic, length, txSeq, count, crc
         for (Entry e : entries) {
             if (e.map() < 0 || e.map() >= DELTA_FLAG || (e.delta() && e.blob() == null)
@@ -156,26 +172,118 @@ public final class Journal implements AutoCloseable {
         if (size > Integer.MAX_VALUE - 16) {
             throw new StorageIOException("a transaction of " + size + " bytes exceeds the largest journal record");
         }
-        byte[] rec = new byte[(int) size];
-        ByteBuffer bb = ByteBuffer.wrap(rec); // big-endian, as records were always written
-        bb.putInt(PENDING); // made MAGIC once forced
-        bb.putInt(rec.length - 12);
-        bb.putLong(txSeq);
-        bb.putInt(entries.size());
-        for (Entry e : entries) {
-            bb.put((byte) (e.delta() ? e.map() | DELTA_FLAG : e.map()));
-            bb.putLong(e.key());
-            if (e.blob() == null) {
-                bb.putInt(-1);
-            } else {
-                bb.putInt(e.blob().length);
-                bb.put(e.blob());
+        return size;
+    }
+
+    /** The CRC32C of a blob, kept with its {@link WalBlob} and checked when it is read back. */
+    private static int checksum(byte[] b) {
+        CRC32C crc = new CRC32C();
+        crc.update(b, 0, b.length);
+        return (int) crc.getValue();
+    }
+
+    /**
+     * One record on its way to the file through a buffer of at most {@link #CHUNK} bytes, its
+     * payload checksummed as it passes (the checksum covers the bytes after the magic and the
+     * length); a blob larger than the buffer's room is written from its own array.
+     */
+    private final class RecordOut {
+        final ByteBuffer buf; // big-endian, as records were always written
+        final CRC32C crc = new CRC32C();
+        /** Where the buffer's first byte goes in the file. */
+        long at;
+        /** Bytes at the buffer's start the checksum leaves out (the magic and the length). */
+        int unsummed = 8;
+
+        RecordOut(long at, int capacity) {
+            this.at = at;
+            this.buf = ByteBuffer.allocate(Math.max(capacity, 32));
+        }
+
+        /** The file position of the next byte. */
+        long position() {
+            return at + buf.position();
+        }
+
+        void ensure(int n) throws IOException {
+            if (buf.remaining() < n) {
+                flush();
             }
         }
-        CRC32C crc = new CRC32C();
-        crc.update(rec, 8, rec.length - 12);
-        bb.putInt((int) crc.getValue());
-        return rec;
+
+        void putInt(int v) throws IOException {
+            ensure(4);
+            buf.putInt(v);
+        }
+
+        void putLong(long v) throws IOException {
+            ensure(8);
+            buf.putLong(v);
+        }
+
+        void putBytes(byte[] b) throws IOException {
+            if (b.length > buf.remaining()) {
+                flush();
+            }
+            if (b.length <= buf.remaining()) {
+                buf.put(b);
+                return;
+            }
+            crc.update(b, 0, b.length);
+            writeFully(ByteBuffer.wrap(b));
+        }
+
+        /** Writes the buffer out, its payload bytes checksummed. */
+        void flush() throws IOException {
+            int n = buf.position();
+            if (n > unsummed) {
+                crc.update(buf.array(), unsummed, n - unsummed);
+            }
+            unsummed = Math.max(0, unsummed - n);
+            buf.flip();
+            writeFully(buf);
+            buf.clear();
+        }
+
+        /** Flushes the payload, then appends its checksum. */
+        void finish() throws IOException {
+            flush();
+            buf.putInt((int) crc.getValue());
+            buf.flip();
+            writeFully(buf);
+            buf.clear();
+        }
+
+        private void writeFully(ByteBuffer w) throws IOException {
+            while (w.hasRemaining()) {
+                int n = file.write(w, at);
+                if (n <= 0) {
+                    throw new IOException("short write: " + w.remaining() + " bytes not written");
+                }
+                at += n;
+            }
+        }
+    }
+
+    /**
+     * Reads back a blob this journal appended ({@link WalBlob#read}); {@code page} names it in errors.
+     *
+     * @throws StorageIOException  when it cannot be read
+     * @throws CorruptionException when its bytes no longer match the checksum taken at the append
+     */
+    byte[] read(WalBlob blob, String page) {
+        byte[] b = new byte[blob.length];
+        try {
+            file.read(b, blob.position);
+        } catch (IOException e) {
+            throw new StorageIOException("cannot read " + page + " from journal " + path + " at byte " + blob.position
+                    + ": " + e.getMessage(), e);
+        }
+        if (checksum(b) != blob.crc) {
+            throw new CorruptionException("journal " + path + ": " + page + " (" + blob.length + " bytes at byte "
+                    + blob.position + ") fails its checksum");
+        }
+        return b;
     }
 
     /**

@@ -9,7 +9,6 @@ import dev.quiver.error.CorruptionException;
 import dev.quiver.error.QuiverException;
 import dev.quiver.error.StorageIOException;
 
-import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 
@@ -35,14 +34,11 @@ import java.util.stream.Stream;
  * {@code writer.lock} ({@link Locks}).
  *
  * <p><b>Commit.</b> The writer appends the transaction's page after-images to the WAL and forces it:
- * the transaction is durable. The pages also go into the writer's overlay (the pages changed since
- * the newest generation). Nothing else is written: a failed append is cut back and reported, and
- * changes nothing. A page may change by a delta instead of an after-image (the reverse pages), or
- * by a family delta, one blob of a commit's changes to many pages of a family (the names pages,
- * whose buckets a bulk commit touches all): the overlay keeps a page's deltas, and a family's
- * family deltas, in order, and reading the page (a reader, a rollback, recovery) or sealing it
- * applies them to its last image through the store's {@link PageDeltas}, then keeps the result as
- * the page's image (and, for family deltas, how many of them it holds).
+ * the transaction is durable. The pages also go into the writer's {@link Overlay} (the pages
+ * changed since the newest generation) as where they lie in the WAL, not as bytes. Nothing else is
+ * written: a failed append is cut back and reported, and changes nothing. A page may change by a
+ * delta instead of an after-image (the reverse pages), or by a family delta (the names pages); the
+ * overlay applies them when the page is read or sealed.
  *
  * <p><b>Checkpoint</b> (at close, and when the WAL passes 64 MiB): the overlay is written as a new
  * generation {@code gen-<n+1>.cm} (a delta; or, when the deltas would pass a quarter of the base
@@ -79,9 +75,8 @@ public final class Store implements AutoCloseable {
     private static final long CHECKPOINT_BYTES = 64L << 20;
     /** Deltas above the base past which a checkpoint merges everything into a new base. */
     private static final int MAX_DELTAS = 3;
-    /** The overlay's mark of a removed page. */
-    private static final byte[] REMOVED = new byte[0];
-
+    /** The pages committed since the newest generation. */
+    private final Overlay overlay;
     /** Fault and crash injection for the tests of this package; {@link StoreHooks#NONE} otherwise. */
     static volatile StoreHooks hooks = StoreHooks.NONE;
 
@@ -93,29 +88,6 @@ public final class Store implements AutoCloseable {
     private Manifest manifest;
     /** The generations of {@link #manifest}, base first. */
     private final List<Generation> gens = new ArrayList<>();
-    /** Per family: pages changed since the newest generation ({@link #REMOVED}: removed). */
-    @SuppressWarnings("unchecked")
-    private final Long2ObjectOpenHashMap<byte[]>[] overlay = new Long2ObjectOpenHashMap[MAP_NAMES.length];
-    /**
-     * Per family: deltas (oldest first) not yet applied, on top of the page's {@link #overlay}
-     * image or, without one, of its image in the generations.
-     */
-    @SuppressWarnings("unchecked")
-    private final Long2ObjectOpenHashMap<List<byte[]>>[] deltas = new Long2ObjectOpenHashMap[MAP_NAMES.length];
-    /**
-     * Per family: its family deltas ({@link Journal#FAMILY_DELTA}, oldest first) not yet applied to
-     * every page they change; a family has family deltas or pages' own deltas pending, never both.
-     */
-    private final List<byte[]>[] familyDeltas = new List[MAP_NAMES.length];
-    /**
-     * Per family: how many of its {@link #familyDeltas} page k's {@link #overlay} image already
-     * holds (absent: none), so that a page is brought up to date only by the ones after.
-     */
-    private final it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap[] familySettled =
-            new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap[MAP_NAMES.length];
-    /** Applies deltas to pages (the page format's). */
-    private final PageDeltas pageDeltas;
-    private long overlayBytes;
     /** The writer's WAL; null for a reader. */
     Journal journal;
     private long txSeq;
@@ -142,13 +114,7 @@ public final class Store implements AutoCloseable {
         this.readOnly = readOnly;
         this.locks = locks;
         this.hook = hook;
-        this.pageDeltas = pageDeltas;
-        for (int i = 0; i < overlay.length; i++) {
-            overlay[i] = new Long2ObjectOpenHashMap<>();
-            deltas[i] = new Long2ObjectOpenHashMap<>();
-            familyDeltas[i] = new ArrayList<>();
-            familySettled[i] = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap();
-        }
+        this.overlay = new Overlay(dir, pageDeltas, this::generationImage);
     }
 
     /** True for a reader's store (its committed state never changes while it is open). */
@@ -245,7 +211,7 @@ public final class Store implements AutoCloseable {
             records = journal.recover();
         }
         for (List<Journal.Entry> rec : records) {
-            apply(rec);
+            overlay.apply(rec, null);
         }
         walRecords = records.size();
         if (!readOnly) {
@@ -266,126 +232,6 @@ public final class Store implements AutoCloseable {
         }
     }
 
-    private void apply(List<Journal.Entry> rec) {
-        for (Journal.Entry e : rec) {
-            boolean family = e.delta() && e.key() == Journal.FAMILY_DELTA;
-            if (e.map() < 0 || e.map() >= MAP_NAMES.length || (!family && (e.key() < 0 || e.key() >= Generation.KEY_LIMIT))) {
-                throw new CorruptionException("WAL of world " + dir + " holds a page of family " + e.map() + " key " + e.key());
-            }
-            if (e.delta()) {
-                if (e.blob() == null) {
-                    throw new CorruptionException("WAL of world " + dir + " holds a delta without bytes for page " + e.key()
-                            + " of family " + e.map());
-                }
-                if (family ? !deltas[e.map()].isEmpty() : !familyDeltas[e.map()].isEmpty()) {
-                    throw new CorruptionException("WAL of world " + dir + " holds both family deltas and page deltas of "
-                            + MAP_NAMES[e.map()] + " pages");
-                }
-                if (family) {
-                    familyDeltas[e.map()].add(e.blob());
-                } else {
-                    deltas[e.map()].computeIfAbsent(e.key(), k -> new ArrayList<>()).add(e.blob());
-                }
-                overlayBytes += e.blob().length;
-                continue;
-            }
-            List<byte[]> stale = deltas[e.map()].remove(e.key()); // an image replaces the deltas before it
-            if (stale != null) {
-                for (byte[] d : stale) {
-                    overlayBytes -= d.length;
-                }
-            }
-            if (!familyDeltas[e.map()].isEmpty()) {
-                familySettled[e.map()].put(e.key(), familyDeltas[e.map()].size());
-            }
-            byte[] old = overlay[e.map()].put(e.key(), e.blob() == null ? REMOVED : e.blob());
-            overlayBytes += (e.blob() == null ? 0 : e.blob().length) - (old == null ? 0 : old.length);
-        }
-    }
-
-    /**
-     * Applies the pending deltas of page {@code key} of {@code family} (its own, or the family
-     * deltas its image does not hold yet) to its image and keeps the result as the page's overlay
-     * image (no-op without deltas, or when none changes the page).
-     *
-     * @throws CorruptionException when the page or a delta is malformed
-     */
-    private void settle(int family, long key) {
-        List<byte[]> fam = familyDeltas[family];
-        if (!fam.isEmpty()) {
-            int from = familySettled[family].get(key); // 0 when absent
-            if (from < fam.size()) {
-                byte[] base = imageOf(family, key);
-                byte[] image = applyDeltas(family, key, base, fam.subList(from, fam.size()), true);
-                familySettled[family].put(key, fam.size());
-                if (image != base) {
-                    putOverlay(family, key, image);
-                }
-            }
-            return;
-        }
-        List<byte[]> ds = deltas[family].get(key);
-        if (ds == null) {
-            return;
-        }
-        byte[] image = applyDeltas(family, key, imageOf(family, key), ds, false);
-        deltas[family].remove(key);
-        for (byte[] d : ds) {
-            overlayBytes -= d.length;
-        }
-        putOverlay(family, key, image);
-    }
-
-    private byte[] applyDeltas(int family, long key, byte[] base, List<byte[]> ds, boolean familyDeltas) {
-        try {
-            return pageDeltas.apply(family, key, base, ds, familyDeltas);
-        } catch (CorruptionException e) {
-            throw new CorruptionException("world " + dir + ": " + MAP_NAMES[family] + " page " + key
-                    + " with its WAL deltas: " + e.getMessage(), e);
-        }
-    }
-
-    private void putOverlay(int family, long key, byte[] image) {
-        byte[] old = overlay[family].put(key, image == null ? REMOVED : image);
-        overlayBytes += (image == null ? 0 : image.length) - (old == null || old == REMOVED ? 0 : old.length);
-    }
-
-    /** Applies every pending delta of {@code family} ({@link #settle}), family deltas included. */
-    private void settleAll(int family) {
-        List<byte[]> fam = familyDeltas[family];
-        if (!fam.isEmpty()) {
-            var touched = new LongOpenHashSet();
-            for (byte[] d : fam) {
-                try {
-                    for (long k : pageDeltas.pagesOf(family, d)) {
-                        touched.add(k);
-                    }
-                } catch (CorruptionException e) {
-                    throw new CorruptionException("world " + dir + ": a family delta of " + MAP_NAMES[family]
-                            + " pages in its WAL: " + e.getMessage(), e);
-                }
-            }
-            long[] keys = touched.toLongArray();
-            Arrays.sort(keys);
-            for (long k : keys) {
-                settle(family, k);
-            }
-            for (byte[] d : fam) {
-                overlayBytes -= d.length;
-            }
-            fam.clear();
-            familySettled[family].clear();
-        }
-        if (deltas[family].isEmpty()) {
-            return;
-        }
-        long[] keys = deltas[family].keySet().toLongArray();
-        Arrays.sort(keys);
-        for (long k : keys) {
-            settle(family, k);
-        }
-    }
-
     // ------------------------------------------------------------------ reading pages
 
     /**
@@ -394,16 +240,11 @@ public final class Store implements AutoCloseable {
      * @throws CorruptionException when the page is damaged (the message names the file and the page)
      */
     public byte[] get(int family, long key) {
-        settle(family, key);
-        return imageOf(family, key);
+        return overlay.get(family, key);
     }
 
-    /** The page's last image: the overlay's, else the newest generation's that holds or removes it (deltas not applied). */
-    private byte[] imageOf(int family, long key) {
-        byte[] b = overlay[family].get(key);
-        if (b != null) {
-            return b == REMOVED ? null : b;
-        }
+    /** The page's image in the newest generation that holds or removes it, or null. */
+    private byte[] generationImage(int family, long key) {
         for (int i = gens.size() - 1; i >= 0; i--) {
             Generation g = gens.get(i);
             if (g.holds(family, key)) {
@@ -414,6 +255,12 @@ public final class Store implements AutoCloseable {
             }
         }
         return null;
+    }
+
+
+    /** Test support: {@link Overlay#heapBytes}. */
+    long overlayHeapBytes() {
+        return overlay.heapBytes();
     }
 
     /** Calls {@code action} with every committed page of {@code family}, in ascending key order. */
@@ -429,7 +276,7 @@ public final class Store implements AutoCloseable {
 
     /** The keys of the committed pages of {@code family}, ascending. */
     private long[] liveKeys(int family) {
-        settleAll(family);
+        overlay.settleAll(family);
         var set = new LongOpenHashSet();
         for (Generation g : gens) {
             for (long k : g.removed(family)) {
@@ -439,13 +286,7 @@ public final class Store implements AutoCloseable {
                 set.add(k);
             }
         }
-        for (var e : overlay[family].long2ObjectEntrySet()) {
-            if (e.getValue() == REMOVED) {
-                set.remove(e.getLongKey());
-            } else {
-                set.add(e.getLongKey());
-            }
-        }
+        overlay.mergeKeys(family, set);
         long[] out = set.toLongArray();
         Arrays.sort(out);
         return out;
@@ -472,8 +313,9 @@ public final class Store implements AutoCloseable {
                     + "; close and reopen it", null);
         }
         long seq = ++txSeq;
+        WalBlob[] logged;
         try {
-            journal.append(seq, entries);
+            logged = journal.append(seq, entries);
         } catch (StorageIOException e) {
             if (journal.damaged()) {
                 poisoned = "its WAL could not be cut back after a failed write";
@@ -481,7 +323,7 @@ public final class Store implements AutoCloseable {
             throw e;
         }
         hook.afterJournal(seq);
-        apply(entries);
+        overlay.apply(entries, logged);
         if (journal.size() > CHECKPOINT_BYTES) {
             try {
                 checkpoint();
@@ -501,15 +343,6 @@ public final class Store implements AutoCloseable {
         return closedCleanly;
     }
 
-    private boolean overlayEmpty() {
-        for (int f = 0; f < overlay.length; f++) {
-            if (!overlay[f].isEmpty() || !deltas[f].isEmpty() || !familyDeltas[f].isEmpty()) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * Seals the overlay into a new generation and makes it current (see the class comment). On
      * failure before the swap nothing changed (the WAL keeps every transaction) and the partial
@@ -518,14 +351,14 @@ public final class Store implements AutoCloseable {
      * @throws StorageIOException when the files cannot be written
      */
     void checkpoint() {
-        if (overlayEmpty()) {
+        if (overlay.isEmpty()) {
             return;
         }
         for (int f = 0; f < MAP_NAMES.length; f++) {
-            settleAll(f); // a generation holds whole pages only
+            overlay.settleAll(f); // a generation holds whole pages only
         }
         long n = manifest.number() + 1;
-        long deltaBytes = overlayBytes;
+        long deltaBytes = overlay.bytes();
         for (int i = 1; i < gens.size(); i++) {
             deltaBytes += gens.get(i).pageBytes;
         }
@@ -569,10 +402,7 @@ public final class Store implements AutoCloseable {
         }
         gens.add(g);
         manifest = next;
-        for (var m : overlay) {
-            m.clear();
-        }
-        overlayBytes = 0;
+        overlay.clear();
         collectGarbage();
         hook.step("checkpoint done");
     }
@@ -587,11 +417,7 @@ public final class Store implements AutoCloseable {
                 keys[f] = new LongArrayList(liveKeys(f));
             } else {
                 keys[f] = new LongArrayList();
-                long[] ks = overlay[f].keySet().toLongArray();
-                Arrays.sort(ks);
-                for (long k : ks) {
-                    (overlay[f].get(k) == REMOVED ? removed[f] : keys[f]).add(k);
-                }
+                overlay.splitKeys(f, keys[f], removed[f]);
             }
         }
         if (merge) {
@@ -599,7 +425,7 @@ public final class Store implements AutoCloseable {
                 bytes += g.pageBytes; // an upper bound: it only sizes the file
             }
         }
-        bytes += overlayBytes;
+        bytes += overlay.bytes();
         Generation.write(file, merge, keys, (f, k) -> {
             byte[] b = get(f, k);
             if (b == null) {

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 /**
  * Test support: a {@link FileLayer} over the real files that injects faults on demand (STYLE.md
  * habit 12): the next write stores only some bytes and then fails with ENOSPC, the next fsync
- * fails, truncation fails, or at the next fsync the process "crashes" (halts) after the unsynced
+ * fails, truncation or a read fails, or at the next fsync the process "crashes" (halts) after the unsynced
  * bytes were partly lost or garbled, as a power cut would leave them.
  */
 class FaultyFileLayer implements FileLayer {
@@ -25,6 +25,8 @@ class FaultyFileLayer implements FileLayer {
      */
     volatile long crashKeeping = -1;
     volatile boolean garble;
+    /** Every positional read fails. */
+    volatile boolean failRead;
 
     @Override
     public Handle open(Path path) throws IOException {
@@ -89,6 +91,14 @@ class FaultyFileLayer implements FileLayer {
             @Override
             public byte[] readAll() throws IOException {
                 return real.readAll();
+            }
+
+            @Override
+            public void read(byte[] dst, long position) throws IOException {
+                if (failRead) {
+                    throw new IOException("Input/output error (injected read failure)");
+                }
+                real.read(dst, position);
             }
 
             @Override
