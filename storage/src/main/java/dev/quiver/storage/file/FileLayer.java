@@ -39,11 +39,11 @@ interface FileLayer {
         byte[] readAll() throws IOException;
 
         /**
-         * Reads {@code dst.length} bytes at {@code position} into {@code dst}.
+         * Reads {@code len} bytes at {@code position} into {@code dst} from {@code off}.
          *
          * @throws java.io.EOFException when the file ends first
          */
-        void read(byte[] dst, long position) throws IOException;
+        void read(byte[] dst, int off, int len, long position) throws IOException;
 
         @Override
         void close() throws IOException;
@@ -85,12 +85,12 @@ interface FileLayer {
         }
 
         @Override
-        public void read(byte[] dst, long position) throws IOException {
-            ByteBuffer b = ByteBuffer.wrap(dst);
+        public void read(byte[] dst, int off, int len, long position) throws IOException {
+            ByteBuffer b = ByteBuffer.wrap(dst, off, len);
             while (b.hasRemaining()) {
-                if (channel.read(b, position + b.position()) < 0) {
-                    throw new java.io.EOFException(path + " ends at " + (position + b.position()) + ", before "
-                            + (position + dst.length));
+                if (channel.read(b, position + b.position() - off) < 0) {
+                    throw new java.io.EOFException(path + " ends at " + (position + b.position() - off) + ", before "
+                            + (position + len));
                 }
             }
         }

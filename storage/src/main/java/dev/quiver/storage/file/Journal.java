@@ -274,7 +274,7 @@ public final class Journal implements AutoCloseable {
     byte[] read(WalBlob blob, String page) {
         byte[] b = new byte[blob.length];
         try {
-            file.read(b, blob.position);
+            file.read(b, 0, b.length, blob.position);
         } catch (IOException e) {
             throw new StorageIOException("cannot read " + page + " from journal " + path + " at byte " + blob.position
                     + ": " + e.getMessage(), e);
@@ -293,25 +293,21 @@ public final class Journal implements AutoCloseable {
     record Parsed(List<List<Entry>> records, long validLength, List<Long> pending) {}
 
     /**
-     * Reads every complete, checksummed record from the start; stops at the first torn or corrupt
-     * one.
+     * One committed record as a store takes it: its entries with their blobs left in the file
+     * ({@link Entry#blob()} null), {@code blobs[i]} locating entry i's (null: a removed page).
      */
-    List<List<Entry>> readAll() {
-        try {
-            return parse(file.readAll(), false).records();
-        } catch (IOException e) {
-            throw new StorageIOException("cannot read journal " + path + ": " + e.getMessage(), e);
-        }
-    }
+    record Located(List<Entry> entries, WalBlob[] blobs) {}
+
+    /** What {@link #scan} found: the complete records, the length they span, the offsets of those still pending. */
+    private record Scan(List<Located> records, long validLength, List<Long> pending) {}
 
     /**
      * The writer's reading at open: every complete record, and the torn tail a crash may have left
      * after them cut off (and forced), so the next record follows the last good one.
      */
-    List<List<Entry>> recover() {
+    List<Located> recover() {
         try {
-            byte[] all = file.readAll();
-            Parsed p = parse(all, true);
+            Scan p = scan(true);
             if (file.size() > p.validLength()) {
                 file.truncate(p.validLength());
                 file.force(true);
@@ -334,6 +330,142 @@ public final class Journal implements AutoCloseable {
             return p.records();
         } catch (IOException e) {
             throw new StorageIOException("cannot read journal " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Opens a world's WAL for reading only (a reader's: it never writes it, and the file may be on
+     * read-only media), or returns null when there is none.
+     *
+     * @throws StorageIOException when it exists and cannot be opened
+     */
+    static Journal openForReading(Path path) {
+        try {
+            var channel = java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.READ);
+            return new Journal(path, new FileLayer.OsFile(channel, path));
+        } catch (java.nio.file.NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            throw new StorageIOException("cannot open journal " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Journal(Path path, FileLayer.Handle file) {
+        this.path = path;
+        this.file = file;
+    }
+
+    /**
+     * A reader's reading: every complete record present now. A record being appended meanwhile is
+     * torn (or still pending) and ignored.
+     */
+    List<Located> committed() {
+        try {
+            return scan(false).records();
+        } catch (IOException e) {
+            throw new StorageIOException("cannot read journal " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reads the records from the start through a window of about {@link #CHUNK} bytes (a record
+     * larger than that is read whole), each checked against its checksum, locating each blob
+     * rather than copying it; stops at the first torn or corrupt record, or at a pending one
+     * unless {@code pendingToo}.
+     */
+    private Scan scan(boolean pendingToo) throws IOException {
+        long size = file.size();
+        var out = new ArrayList<Located>();
+        var pending = new ArrayList<Long>();
+        var w = new Window(size);
+        long pos = 0;
+        while (size - pos >= 12) {
+            int o = w.at(pos, 8);
+            int magic = intAt(w.buf, o);
+            if (magic != MAGIC && !(pendingToo && magic == PENDING)) {
+                break;
+            }
+            int len = intAt(w.buf, o + 4);
+            if (len < 12 || size - pos - 8 < (long) len + 4 || len > Integer.MAX_VALUE - 16) {
+                break;
+            }
+            o = w.at(pos, len + 12);
+            byte[] b = w.buf;
+            CRC32C crc = new CRC32C();
+            crc.update(b, o + 8, len);
+            if ((int) crc.getValue() != intAt(b, o + 8 + len)) {
+                break;
+            }
+            ByteBuffer bb = ByteBuffer.wrap(b, o + 8, len);
+            bb.getLong(); // tx seq
+            int n = bb.getInt();
+            if (n < 0 || n > len / 13) {
+                break;
+            }
+            var entries = new ArrayList<Entry>(n);
+            var blobs = new WalBlob[n];
+            boolean ok = true;
+            for (int i = 0; i < n; i++) {
+                if (bb.remaining() < 13) {
+                    ok = false;
+                    break;
+                }
+                int mapByte = bb.get();
+                boolean delta = (mapByte & DELTA_FLAG) != 0;
+                long key = bb.getLong();
+                int bl = bb.getInt();
+                if (bl > bb.remaining() || (delta && bl < 0)) {
+                    ok = false;
+                    break;
+                }
+                if (bl >= 0) {
+                    CRC32C c = new CRC32C();
+                    c.update(b, bb.position(), bl);
+                    blobs[i] = new WalBlob(this, pos + (bb.position() - o), bl, (int) c.getValue());
+                    bb.position(bb.position() + bl);
+                }
+                entries.add(new Entry(mapByte & ~DELTA_FLAG, key, null, delta));
+            }
+            if (!ok) {
+                break;
+            }
+            out.add(new Located(entries, blobs));
+            if (magic == PENDING) {
+                pending.add(pos);
+            }
+            pos += len + 12;
+        }
+        return new Scan(out, pos, pending);
+    }
+
+    private static int intAt(byte[] b, int i) {
+        return ((b[i] & 0xFF) << 24) | ((b[i + 1] & 0xFF) << 16) | ((b[i + 2] & 0xFF) << 8) | (b[i + 3] & 0xFF);
+    }
+
+    /** A window on the file for {@link #scan}: about {@link #CHUNK} bytes read at a time. */
+    private final class Window {
+        final long size;
+        byte[] buf = new byte[0];
+        long start;
+        int len;
+
+        Window(long size) {
+            this.size = size;
+        }
+
+        /** Where bytes {@code [pos, pos + n)} (all within the file) lie in {@link #buf}, read in when they are not. */
+        int at(long pos, int n) throws IOException {
+            if (pos >= start && pos + n <= start + len) {
+                return (int) (pos - start);
+            }
+            int want = (int) Math.min(size - pos, Math.max(n, CHUNK));
+            if (buf.length < want) {
+                buf = new byte[want];
+            }
+            file.read(buf, 0, want, pos);
+            start = pos;
+            len = want;
+            return 0;
         }
     }
 

@@ -22,9 +22,9 @@ import static dev.quiver.storage.file.Store.MAP_NAMES;
  * ({@link #settleAll}) applies them to its last image through the store's {@link PageDeltas}, then
  * keeps the result as the page's image (and, for family deltas, how many of them it holds).
  *
- * <p>Blobs the writer committed are kept as where they lie in its WAL ({@link WalBlob}) and read
- * back when needed; blobs read from a WAL at open, and images brought up to date, as bytes. Not
- * thread-safe.
+ * <p>Blobs are kept as where they lie in the WAL ({@link WalBlob}: what the writer committed, and
+ * what a reader or a recovering writer found there at open) and read back when needed; images
+ * brought up to date are kept as bytes. Not thread-safe.
  */
 final class Overlay {
     /** Where a page the overlay does not hold is found: its last image in the generations (null: none). */
@@ -85,7 +85,8 @@ final class Overlay {
 
     /**
      * Takes one committed record's pages into the overlay: each entry's blob, or, when
-     * {@code logged} is given, where {@code logged[i]} says entry i's blob lies in the WAL.
+     * {@code logged} is given, where {@code logged[i]} says entry i's blob lies in the WAL (an
+     * entry of a record read from the WAL carries no bytes; null there: a removed page).
      */
     void apply(List<Journal.Entry> rec, WalBlob[] logged) {
         for (int i = 0; i < rec.size(); i++) {
@@ -96,7 +97,7 @@ final class Overlay {
                 throw new CorruptionException("WAL of world " + dir + " holds a page of family " + e.map() + " key " + e.key());
             }
             if (e.delta()) {
-                if (e.blob() == null) {
+                if (blob == null) {
                     throw new CorruptionException("WAL of world " + dir + " holds a delta without bytes for page " + e.key()
                             + " of family " + e.map());
                 }
@@ -109,7 +110,7 @@ final class Overlay {
                 } else {
                     deltas[e.map()].computeIfAbsent(e.key(), k -> new ArrayList<>()).add(blob);
                 }
-                overlayBytes += e.blob().length;
+                overlayBytes += length(blob);
                 continue;
             }
             List<Object> stale = deltas[e.map()].remove(e.key()); // an image replaces the deltas before it
@@ -122,7 +123,7 @@ final class Overlay {
                 familySettled[e.map()].put(e.key(), familyDeltas[e.map()].size());
             }
             Object old = pages[e.map()].put(e.key(), blob == null ? REMOVED : blob);
-            overlayBytes += (e.blob() == null ? 0 : e.blob().length) - (old == null ? 0 : length(old));
+            overlayBytes += (blob == null ? 0 : length(blob)) - (old == null ? 0 : length(old));
         }
     }
 

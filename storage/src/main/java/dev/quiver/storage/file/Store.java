@@ -90,6 +90,8 @@ public final class Store implements AutoCloseable {
     private final List<Generation> gens = new ArrayList<>();
     /** The writer's WAL; null for a reader. */
     Journal journal;
+    /** A reader's WAL, read only (its overlay reads pages from it), or null. */
+    private Journal walReader;
     private long txSeq;
     /** Why commits are refused (the WAL could not be cut back after a failed append), or null. */
     private String poisoned;
@@ -203,15 +205,16 @@ public final class Store implements AutoCloseable {
             throw new CorruptionException("world " + dir + ": the first generation of " + Manifest.fileName(n) + " is not a base");
         }
         Path wal = dir.resolve(Manifest.walName(n));
-        List<List<Journal.Entry>> records;
+        List<Journal.Located> records;
         if (readOnly) {
-            records = Journal.read(wal);
+            walReader = Journal.openForReading(wal);
+            records = walReader == null ? List.of() : walReader.committed();
         } else {
             journal = new Journal(wal, hook.fileLayer());
             records = journal.recover();
         }
-        for (List<Journal.Entry> rec : records) {
-            overlay.apply(rec, null);
+        for (Journal.Located rec : records) {
+            overlay.apply(rec.entries(), rec.blobs());
         }
         walRecords = records.size();
         if (!readOnly) {
@@ -574,6 +577,9 @@ public final class Store implements AutoCloseable {
             }
             journal.close();
         }
+        if (walReader != null) {
+            walReader.close();
+        }
         closeGenerations();
         closedCleanly = clean && poisoned == null;
         locks.close();
@@ -590,6 +596,9 @@ public final class Store implements AutoCloseable {
         closed = true;
         if (journal != null) {
             journal.close();
+        }
+        if (walReader != null) {
+            walReader.close();
         }
         closeGenerations();
         locks.close();

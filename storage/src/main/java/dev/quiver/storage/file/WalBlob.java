@@ -1,11 +1,12 @@
 package dev.quiver.storage.file;
 
 /**
- * Where one blob of a committed WAL record lies (a page's after-image or a delta): the writer's
- * overlay keeps this instead of the bytes, which the WAL holds until the next checkpoint, so a
- * writer's heap does not carry everything it committed since then (up to 64 MiB of WAL; RG-1's
- * depth-6 load, 13 MiB). Reading it back ({@link #read}) checks the CRC32C taken when it was
- * appended, so a WAL damaged after the commit is reported, never sealed into a generation.
+ * Where one blob of a committed WAL record lies (a page's after-image or a delta): a store's
+ * {@link Overlay} keeps this instead of the bytes, which the WAL holds until the next checkpoint,
+ * so neither the writer's heap nor a reader's carries everything committed since then (up to
+ * 64 MiB of WAL; after RG-1's depth-6 load, 13 MiB). Reading it back ({@link #read}) checks the
+ * CRC32C taken when it was appended (or found at open), so a WAL damaged later is reported, never
+ * sealed into a generation.
  */
 final class WalBlob {
     /** The journal that appended it (reading after that journal is closed fails). */

@@ -94,11 +94,11 @@ class FaultyFileLayer implements FileLayer {
             }
 
             @Override
-            public void read(byte[] dst, long position) throws IOException {
+            public void read(byte[] dst, int off, int len, long position) throws IOException {
                 if (failRead) {
                     throw new IOException("Input/output error (injected read failure)");
                 }
-                real.read(dst, position);
+                real.read(dst, off, len, position);
             }
 
             @Override

@@ -19,12 +19,12 @@ import java.util.TreeMap;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * The writer's overlay keeps where its committed pages lie in the WAL ({@link WalBlob}), not their
+ * A store's overlay keeps where the committed pages lie in the WAL ({@link WalBlob}), not their
  * bytes, and a record goes to the file in chunks, not copied whole: the pages read back equal what
  * was committed (pages smaller and larger than a chunk, records crossing chunk boundaries), for the
- * writer, a reader, and after a checkpoint; a WAL byte damaged after the commit is refused with an
- * error naming the WAL, never sealed into a generation; a failed read reports an I/O error and
- * changes nothing.
+ * writer, a reader, a writer recovering a killed writer's WAL, and after a checkpoint, with no
+ * page bytes held; a WAL byte damaged after the commit is refused with an error naming the WAL,
+ * never sealed into a generation; a failed read reports an I/O error and changes nothing.
  */
 class WalBlobTest {
     @TempDir
@@ -92,11 +92,37 @@ class WalBlobTest {
             }
             assertEquals(0, st.overlayHeapBytes(), "the overlay holds where the pages lie, not their bytes");
             try (Store reader = Store.open(dir, true, DELTAS)) {
+                assertEquals(0, reader.overlayHeapBytes(), "a reader's overlay locates the WAL's pages too");
                 assertPages(reader, all);
             }
         }
         try (Store st = Store.open(dir, true, DELTAS)) { // after the close's checkpoint
             assertPages(st, all);
+        }
+    }
+
+    @Test
+    void aWriterRecoveringAKilledWritersWalLocatesItsPagesToo() {
+        Random r = new Random(11);
+        Path dir = newWorld();
+        var all = new TreeMap<Long, byte[]>();
+        Store st = Store.open(dir, false, DELTAS);
+        for (int tx = 0; tx < 3; tx++) {
+            TreeMap<Long, byte[]> p = pages(r, 30, tx * 20L);
+            st.commit(entries(p));
+            all.putAll(p);
+        }
+        st.commit(List.of(new Journal.Entry(FAMILY, 7, null))); // a removal in the WAL
+        all.remove(7L);
+        st.abandon(); // killed: no checkpoint, the WAL keeps every record
+        try (Store again = Store.open(dir, false, DELTAS)) {
+            assertEquals(0, again.overlayHeapBytes());
+            assertPages(again, all);
+            assertNull(again.get(FAMILY, 7));
+        }
+        try (Store reader = Store.open(dir, true, DELTAS)) { // after the recovered writer's checkpoint
+            assertPages(reader, all);
+            assertNull(reader.get(FAMILY, 7));
         }
     }
 
