@@ -380,62 +380,75 @@ public final class Journal implements AutoCloseable {
         var w = new Window(size);
         long pos = 0;
         while (size - pos >= 12) {
-            int o = w.at(pos, 8);
-            int magic = intAt(w.buf, o);
-            if (magic != MAGIC && !(pendingToo && magic == PENDING)) {
+            Located rec;
+            try {
+                rec = record(w, pos, size, pendingToo);
+            } catch (java.io.EOFException e) { // cut back under a reader by a failed append: torn
                 break;
             }
-            int len = intAt(w.buf, o + 4);
-            if (len < 12 || size - pos - 8 < (long) len + 4 || len > Integer.MAX_VALUE - 16) {
+            if (rec == null) {
                 break;
             }
-            o = w.at(pos, len + 12);
-            byte[] b = w.buf;
-            CRC32C crc = new CRC32C();
-            crc.update(b, o + 8, len);
-            if ((int) crc.getValue() != intAt(b, o + 8 + len)) {
-                break;
-            }
-            ByteBuffer bb = ByteBuffer.wrap(b, o + 8, len);
-            bb.getLong(); // tx seq
-            int n = bb.getInt();
-            if (n < 0 || n > len / 13) {
-                break;
-            }
-            var entries = new ArrayList<Entry>(n);
-            var blobs = new WalBlob[n];
-            boolean ok = true;
-            for (int i = 0; i < n; i++) {
-                if (bb.remaining() < 13) {
-                    ok = false;
-                    break;
-                }
-                int mapByte = bb.get();
-                boolean delta = (mapByte & DELTA_FLAG) != 0;
-                long key = bb.getLong();
-                int bl = bb.getInt();
-                if (bl > bb.remaining() || (delta && bl < 0)) {
-                    ok = false;
-                    break;
-                }
-                if (bl >= 0) {
-                    CRC32C c = new CRC32C();
-                    c.update(b, bb.position(), bl);
-                    blobs[i] = new WalBlob(this, pos + (bb.position() - o), bl, (int) c.getValue());
-                    bb.position(bb.position() + bl);
-                }
-                entries.add(new Entry(mapByte & ~DELTA_FLAG, key, null, delta));
-            }
-            if (!ok) {
-                break;
-            }
-            out.add(new Located(entries, blobs));
-            if (magic == PENDING) {
+            out.add(rec);
+            if (w.magic == PENDING) {
                 pending.add(pos);
             }
-            pos += len + 12;
+            pos = w.next;
         }
         return new Scan(out, pos, pending);
+    }
+
+    /**
+     * The record at {@code pos}, or null when it is torn, corrupt, or (unless {@code pendingToo})
+     * pending; {@code w.magic} and {@code w.next} tell its magic and where the next one starts.
+     */
+    private Located record(Window w, long pos, long size, boolean pendingToo) throws IOException {
+        int o = w.at(pos, 8);
+        int magic = intAt(w.buf, o);
+        if (magic != MAGIC && !(pendingToo && magic == PENDING)) {
+            return null;
+        }
+        int len = intAt(w.buf, o + 4);
+        if (len < 12 || size - pos - 8 < (long) len + 4 || len > Integer.MAX_VALUE - 16) {
+            return null;
+        }
+        o = w.at(pos, len + 12);
+        byte[] b = w.buf;
+        CRC32C crc = new CRC32C();
+        crc.update(b, o + 8, len);
+        if ((int) crc.getValue() != intAt(b, o + 8 + len)) {
+            return null;
+        }
+        ByteBuffer bb = ByteBuffer.wrap(b, o + 8, len);
+        bb.getLong(); // tx seq
+        int n = bb.getInt();
+        if (n < 0 || n > len / 13) {
+            return null;
+        }
+        var entries = new ArrayList<Entry>(n);
+        var blobs = new WalBlob[n];
+        for (int i = 0; i < n; i++) {
+            if (bb.remaining() < 13) {
+                return null;
+            }
+            int mapByte = bb.get();
+            boolean delta = (mapByte & DELTA_FLAG) != 0;
+            long key = bb.getLong();
+            int bl = bb.getInt();
+            if (bl > bb.remaining() || (delta && bl < 0)) {
+                return null;
+            }
+            if (bl >= 0) {
+                CRC32C c = new CRC32C();
+                c.update(b, bb.position(), bl);
+                blobs[i] = new WalBlob(this, pos + (bb.position() - o), bl, (int) c.getValue());
+                bb.position(bb.position() + bl);
+            }
+            entries.add(new Entry(mapByte & ~DELTA_FLAG, key, null, delta));
+        }
+        w.magic = magic;
+        w.next = pos + len + 12;
+        return new Located(entries, blobs);
     }
 
     private static int intAt(byte[] b, int i) {
@@ -448,6 +461,9 @@ public final class Journal implements AutoCloseable {
         byte[] buf = new byte[0];
         long start;
         int len;
+        /** The magic of the last record {@link Journal#record} returned, and where the record after it starts. */
+        int magic;
+        long next;
 
         Window(long size) {
             this.size = size;
