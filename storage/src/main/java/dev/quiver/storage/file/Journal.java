@@ -287,12 +287,6 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * The complete records of a journal's bytes, the length they span, and the offsets of those
-     * still marked {@link #PENDING}.
-     */
-    record Parsed(List<List<Entry>> records, long validLength, List<Long> pending) {}
-
-    /**
      * One committed record as a store takes it: its entries with their blobs left in the file
      * ({@link Entry#blob()} null), {@code blobs[i]} locating entry i's (null: a removed page).
      */
@@ -486,93 +480,29 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * A reader's reading of the journal file {@code path} (absent: no records): every complete
-     * record present when it is read. A record being appended meanwhile is torn and ignored.
+     * The committed records of the journal file {@code path} (absent: none) with their blobs' bytes
+     * read in ({@link #committed} then {@link WalBlob#read}): what a reader opening now would see,
+     * for tests and diagnostics.
      */
     static List<List<Entry>> read(Path path) {
-        try {
-            return parse(java.nio.file.Files.readAllBytes(path), false).records();
-        } catch (java.nio.file.NoSuchFileException e) {
+        Journal j = openForReading(path);
+        if (j == null) {
             return List.of();
-        } catch (IOException e) {
-            throw new StorageIOException("cannot read journal " + path + ": " + e.getMessage(), e);
         }
-    }
-
-    /**
-     * Parses records from the start, stopping at the first torn or corrupt one, and (unless
-     * {@code pendingToo}, the writer's recovery) at the first one not yet marked durable.
-     */
-    static Parsed parse(byte[] all, boolean pendingToo) {
-        var out = new ArrayList<List<Entry>>();
-        var pending = new ArrayList<Long>();
-        ByteBuffer bb = ByteBuffer.wrap(all);
-        long valid = 0;
-        while (bb.remaining() >= 12) {
-            int start = bb.position();
-            int magic = bb.getInt();
-            if (magic != MAGIC && !(pendingToo && magic == PENDING)) {
-                break;
-            }
-            int len = bb.getInt();
-            if (len < 12 || bb.remaining() < (long) len + 4) {
-                break;
-            }
-            CRC32C crc = new CRC32C();
-            crc.update(all, start + 8, len);
-            int stored = bb.getInt(start + 8 + len);
-            if ((int) crc.getValue() != stored) {
-                break;
-            }
-            bb.getLong(); // tx seq
-            int n = bb.getInt();
-            if (n < 0 || n > len / 13) {
-                break;
-            }
-            var entries = new ArrayList<Entry>(n);
-            boolean ok = true;
-            for (int i = 0; i < n && ok; i++) {
-                int mapByte = bb.get();
-                boolean delta = (mapByte & DELTA_FLAG) != 0;
-                int map = mapByte & ~DELTA_FLAG;
-                long key = bb.getLong();
-                int bl = bb.getInt();
-                byte[] blob = null;
-                if (bl >= 0) {
-                    if (bl > start + 8 + len - bb.position()) {
-                        ok = false;
-                        break;
-                    }
-                    blob = new byte[bl];
-                    bb.get(blob);
-                }
-                if (delta && blob == null) {
-                    ok = false;
-                    break;
-                }
-                entries.add(new Entry(map, key, blob, delta));
-            }
-            if (!ok) {
-                break;
-            }
-            bb.position(start + 8 + len + 4);
-            valid = bb.position();
-            out.add(entries);
-            if (magic == PENDING) {
-                pending.add((long) start);
-            }
-        }
-        return new Parsed(out, valid, pending);
-    }
-
-    /** Empties the journal (after its records are in the map files) and forces that to disk. */
-    void truncate() {
         try {
-            file.truncate(0);
-            file.force(true);
-            damaged = false;
-        } catch (IOException e) {
-            throw new StorageIOException("journal truncate failed: " + e.getMessage(), e);
+            var out = new ArrayList<List<Entry>>();
+            for (Located rec : j.committed()) {
+                var entries = new ArrayList<Entry>(rec.entries().size());
+                for (int i = 0; i < rec.entries().size(); i++) {
+                    Entry e = rec.entries().get(i);
+                    WalBlob b = rec.blobs()[i];
+                    entries.add(new Entry(e.map(), e.key(), b == null ? null : b.read("page " + e.key()), e.delta()));
+                }
+                out.add(entries);
+            }
+            return out;
+        } finally {
+            j.close();
         }
     }
 
