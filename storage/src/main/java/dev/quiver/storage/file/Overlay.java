@@ -41,8 +41,8 @@ final class Overlay {
 
     /**
      * Per family: pages changed since the newest generation ({@link #REMOVED}: removed). A value
-     * is a blob: the bytes ({@code byte[]}), or, for what the writer committed, where they lie in
-     * its WAL ({@link WalBlob}, read back when needed: {@link #bytes(Object, int, long)}).
+     * is a blob: where it lies in the WAL ({@link WalBlob}, read back when needed:
+     * {@link #bytes(Object, int, long)}), or the bytes ({@code byte[]}) of an image brought up to date.
      */
     @SuppressWarnings("unchecked")
     private final Long2ObjectOpenHashMap<Object>[] pages = new Long2ObjectOpenHashMap[MAP_NAMES.length];
@@ -128,8 +128,8 @@ final class Overlay {
     }
 
     /**
-     * Bytes of committed blobs held in the heap (pages brought up to date, blobs read at open),
-     * not counting those only located in the WAL.
+     * Bytes of committed blobs held in the heap (images brought up to date, family deltas once
+     * read), not counting those only located in the WAL.
      */
     long heapBytes() {
         long n = 0;
