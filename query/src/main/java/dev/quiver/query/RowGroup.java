@@ -54,7 +54,6 @@ final class RowGroup {
      * {@link #data} and the source arrays hold the answers.
      */
     private Bindings live;
-    /**
     /** The shape's variable and field counts, read by every {@link QueryRow} accessor (one load instead of three). */
     final int vars;
     final int fields;
