@@ -508,22 +508,21 @@ public final class SparsePairs {
                 continue;
             }
             int rel = Ids.first(x);
-            SparseStore st = store;
-            if (st.more(rel, idx) == null) { // one target (an exclusive-like relationship): no array
-                int t = st.first(rel, idx);
+            if (store.more(rel, idx) == null) { // one target (an exclusive-like relationship): no array
+                int t = store.first(rel, idx);
                 if (t != 0) {
-                    dropPair(st, idx, rel, t, doomed);
+                    dropPair(idx, rel, t, doomed);
                 }
                 continue;
             }
-            for (int t : st.targets(rel, idx)) {
-                dropPair(st, idx, rel, t, doomed);
+            for (int t : store.targets(rel, idx)) {
+                dropPair(idx, rel, t, doomed);
             }
         }
     }
 
-    private void dropPair(SparseStore st, int idx, int rel, int t, IndexSet doomed) {
-        st.remove(rel, idx, t);
+    private void dropPair(int idx, int rel, int t, IndexSet doomed) {
+        store.remove(rel, idx, t);
         childOfChanged(rel, t);
         if (!doomed.contains(t)) {
             moves.pairRemoved(idx, Ids.pairOfIndices(rel, t));

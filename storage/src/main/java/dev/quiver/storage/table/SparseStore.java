@@ -80,10 +80,15 @@ public final class SparseStore {
 
         int get(int src) {
             int b = src >>> BLOCK_SHIFT;
-            if (b < unreadLimit && (unread[b >>> 6] & (1L << b)) != 0) {
+            if (isUnread(b)) {
                 read(b);
             }
             return src < capacity ? first[src >>> SHIFT][src & MASK] : 0;
+        }
+
+        /** True when block {@code b}'s committed page is still to be read. */
+        boolean isUnread(int b) {
+            return b < unreadLimit && (unread[b >>> 6] & (1L << b)) != 0;
         }
 
         /** Reads block {@code b}'s committed page (its bit is set). */
@@ -110,7 +115,7 @@ public final class SparseStore {
         /** Reads every block not read yet. */
         void readAll() {
             for (int b = 0; b < unreadLimit; b++) {
-                if ((unread[b >>> 6] & (1L << b)) != 0) {
+                if (isUnread(b)) {
                     read(b);
                 }
             }
@@ -523,7 +528,7 @@ public final class SparseStore {
         var out = new IntArrayList();
         for (int s = 0; s < c.capacity; s++) {
             int b = s >>> BLOCK_SHIFT;
-            if (b < c.unreadLimit && (c.unread[b >>> 6] & (1L << b)) != 0) {
+            if (c.isUnread(b)) {
                 s = (b + 1 << BLOCK_SHIFT) - 1; // not read: the next block
                 continue;
             }
@@ -541,7 +546,7 @@ public final class SparseStore {
      */
     public boolean unread(int rel, int block) {
         Column c = column(rel);
-        return c != null && block < c.unreadLimit && (c.unread[block >>> 6] & (1L << block)) != 0;
+        return c != null && c.isUnread(block);
     }
 
     /** The relationship indices with a column (pairs now, or pairs once: a page may be due), ascending. */
