@@ -5,7 +5,7 @@ public interface PageSource {
     /** The blob of a page, or null when absent. */
     byte[] get(int map, long key);
 
-    /** Calls {@code visitor} with every page of a family, in no particular order. */
+    /** Calls {@code visitor} with every page of a family, in ascending key order (the file layer's order). */
     void forEach(int map, PageVisitor visitor);
 
     /** Receives pages. */

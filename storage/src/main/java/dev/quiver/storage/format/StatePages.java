@@ -108,26 +108,36 @@ public final class StatePages {
      */
     public void forEachSparsePage(PageSource committed, PageSource.PageVisitor visitor) {
         SparseStore st = parts.sparse();
-        var keys = new LongArrayList();
+        var held = new LongArrayList();
         for (int rel : st.columns()) {
             for (int b : st.heldBlocks(rel, false)) {
-                keys.add(SparsePage.key(rel, b));
+                held.add(SparsePage.key(rel, b));
             }
         }
+        long[] inMemory = held.toLongArray();
+        Arrays.sort(inMemory);
+        int[] next = {0}; // the first in-memory key not visited yet
+        // one pass, merged in key order: each committed page is read once (a block is in memory or
+        // still to be read, never both)
         committed.forEach(SPARSE, (k, blob) -> {
+            next[0] = serializeBelow(inMemory, next[0], k, visitor);
             if (st.unread(SparsePage.relationship(k), SparsePage.block(k))) {
-                keys.add(k);
-            }
-        });
-        long[] all = keys.toLongArray();
-        Arrays.sort(all);
-        for (long k : all) {
-            byte[] blob = st.unread(SparsePage.relationship(k), SparsePage.block(k)) ? committed.get(SPARSE, k)
-                : format.serialize(SPARSE, k);
-            if (blob != null) {
                 visitor.visit(k, blob);
             }
+        });
+        serializeBelow(inMemory, next[0], Long.MAX_VALUE, visitor);
+    }
+
+    /** Visits {@code keys[from..]} below {@code bound}, serialized from memory; returns the first index not visited. */
+    private int serializeBelow(long[] keys, int from, long bound, PageSource.PageVisitor visitor) {
+        int i = from;
+        for (; i < keys.length && keys[i] < bound; i++) {
+            byte[] blob = format.serialize(SPARSE, keys[i]);
+            if (blob != null) {
+                visitor.visit(keys[i], blob);
+            }
         }
+        return i;
     }
 
     /**

@@ -124,11 +124,8 @@ class PageCodecTest {
 
             @Override
             public void forEach(int map, PageVisitor visitor) {
-                for (Object[] p : pages) {
-                    if ((int) p[0] == map) {
-                        visitor.visit((long) p[1], (byte[]) p[2]);
-                    }
-                }
+                pages.stream().filter(p -> (int) p[0] == map).sorted(java.util.Comparator.comparingLong(p -> (long) p[1]))
+                    .forEach(p -> visitor.visit((long) p[1], (byte[]) p[2]));
             }
         };
     }
