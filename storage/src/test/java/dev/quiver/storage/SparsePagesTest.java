@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * open is as often a change as a read. After every reopen, the writer and a reader beside it
  * answer every source's targets as a model says, and {@code check} (which compares every stored
  * page with the world and the forward pairs with the reverse index) finds nothing.
- * Reproduce a failure with {@code -Dseed=N} (the seed is printed).
+ * Reproduce a failure with {@code -Dquiver.seed=N} (the seed is printed), like the other seeded tests.
  */
 class SparsePagesTest {
     @TempDir
@@ -35,8 +35,8 @@ class SparsePagesTest {
 
     @Test
     void randomChangesSurviveReopensRollbacksAndReaders() {
-        long seed = Long.getLong("seed", System.nanoTime());
-        System.out.println("SparsePagesTest seed " + seed + " (reproduce: -Dseed=" + seed + ")");
+        long seed = Long.getLong("quiver.seed", System.nanoTime());
+        System.out.println("SparsePagesTest seed " + seed + " (reproduce: -Dquiver.seed=" + seed + ")");
         Random rnd = new Random(seed);
         Path dir = tmp.resolve("w");
         String[] rels = {"R", "S"};

@@ -78,8 +78,8 @@ class WalBlobTest {
 
     @Test
     void committedPagesAreReadBackFromTheWalByTheWriterAReaderAndAfterACheckpoint() {
-        long seed = System.nanoTime();
-        System.out.println("WalBlobTest seed " + seed + " (reproduce: new Random(" + seed + "L))");
+        long seed = Long.getLong("quiver.seed", System.nanoTime());
+        System.out.println("WalBlobTest seed " + seed + " (reproduce: -Dquiver.seed=" + seed + ")");
         Random r = new Random(seed);
         Path dir = newWorld();
         var all = new TreeMap<Long, byte[]>();
